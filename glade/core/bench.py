@@ -1,0 +1,66 @@
+"""Random-play throughput of any game (``glade bench``): games/s, actions/s, copy cost."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from .game import Game
+
+
+def random_playout(game: Game, rng: random.Random) -> int:
+    """Play uniformly random legal moves (undo excluded) until the game ends; return the count."""
+    n = 0
+    choice = rng.choice
+    while True:
+        to_act = game.to_act
+        if not to_act:
+            return n
+        seat = to_act[0] if len(to_act) == 1 else choice(to_act)
+        game.apply_action_id(seat, choice(game.legal_action_ids(seat)), checked=True)
+        n += 1
+
+
+def run_bench(name: str, games: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    from glade import new_game
+
+    rng = random.Random(seed)
+    actions = 0
+    scores: list[float] = []
+    snapshots: list[Game] = []
+    start = time.perf_counter()
+    for i in range(games):
+        game = new_game(name, seed=seed + i, **options)
+        mid = rng.randrange(20, 60)
+        n = 0
+        while not game.is_over:
+            to_act = game.to_act
+            seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
+            game.apply_action_id(seat, rng.choice(game.legal_action_ids(seat)), checked=True)
+            n += 1
+            if n == mid and len(snapshots) < 200:
+                snapshots.append(game)  # the copy timing below uses states from mid-game
+                game = game.copy()
+        actions += n
+        scores.extend(game.result()["scores"])
+    elapsed = time.perf_counter() - start
+    reps = 0
+    t0 = time.perf_counter()
+    while reps < 2000 and snapshots:
+        for snap in snapshots:
+            snap.copy()
+            reps += 1
+    copy_us = (time.perf_counter() - t0) / reps * 1e6 if reps else 0.0
+    return {
+        "game": name,
+        "options": options,
+        "games": games,
+        "seed": seed,
+        "seconds": round(elapsed, 3),
+        "games_per_s": round(games / elapsed, 1),
+        "actions_per_s": round(actions / elapsed, 1),
+        "actions_per_game": round(actions / games, 1),
+        "copy_us": round(copy_us, 2),
+        "mean_score": round(sum(scores) / len(scores), 2) if scores else 0.0,
+    }

@@ -1,0 +1,185 @@
+"""The game-agnostic protocol that both rules engines implement.
+
+Every engine exposes two layers over the same rules:
+
+* the contract layer (``legal_actions``/``apply`` with :class:`Action` values or their JSON), used by
+  people, the terminal, the server and the tests;
+* a fast integer layer (``legal_action_ids``/``apply_action_id``) over a fixed action space per game
+  configuration, used by random play, bots and the RL wrappers. ``undo`` lives outside the integer
+  space: it is a table affordance, not a move.
+
+The action log records each accepted action with the chance outcome it met. Undo replays the log
+without the undone action from the seed, so the hot path never pays for undo snapshots, and the
+result is byte-identical to a game in which the action never happened.
+"""
+
+from __future__ import annotations
+
+import json
+from abc import ABC, abstractmethod
+from collections.abc import Callable
+from typing import Any, ClassVar, TypeVar
+
+from .actions import Action
+from .errors import IllegalAction
+
+G = TypeVar("G", bound="Game")
+
+UNDO = Action("undo")
+
+# A log entry: (seat, action id, chance outcome or None). The chance outcome is a small tuple
+# built by the engine; ``Game.describe_chance`` turns it into JSON.
+LogEntry = tuple[int, int, Any]
+
+
+class Game(ABC):
+    """Base class of a game state. Subclasses keep their own fields in ``__slots__``."""
+
+    game_name: ClassVar[str]
+    __slots__ = ("seed", "options", "log")
+
+    seed: int
+    options: dict[str, Any]
+    log: list[LogEntry]
+
+    # ----------------------------------------------------------------- the contract layer
+    @property
+    @abstractmethod
+    def to_act(self) -> tuple[int, ...]:
+        """Seats that may act now; () once the game is over."""
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int: ...
+
+    @property
+    def is_over(self) -> bool:
+        return not self.to_act
+
+    def legal_actions(self, seat: int) -> list[Action]:
+        """Every action ``seat`` may take now ([] when it may not act), undo included when offered."""
+        table = self.action_table()
+        out = [table[i] for i in self.legal_action_ids(seat)]
+        if self.can_undo(seat):
+            out.append(UNDO)
+        return out
+
+    def apply(self, seat: int, action: Action | dict[str, Any]) -> None:
+        """Apply ``action`` for ``seat`` or raise :class:`IllegalAction` leaving the state unchanged."""
+        act = Action.from_json(action)
+        self._check_seat(seat)
+        if act.type == "undo":
+            if act.args:
+                raise IllegalAction("undo takes no arguments")
+            self.undo(seat)
+            return
+        code = self.action_id(act)  # raises IllegalAction for actions that name nothing real
+        reason = self.why_illegal(seat, code)
+        if reason is not None:
+            raise IllegalAction(reason)
+        self.apply_action_id(seat, code, checked=True)
+
+    @abstractmethod
+    def result(self) -> dict[str, Any]:
+        """``{"scores", "winners", "breakdown"}``; meaningful once the game is over."""
+
+    @abstractmethod
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """JSON-safe dict of what ``seat`` may see (None: a spectator)."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """Everything, hidden information included; ``load_game`` is its exact inverse."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls: type[G], data: dict[str, Any]) -> G: ...
+
+    @abstractmethod
+    def copy(self: G) -> G: ...
+
+    # ----------------------------------------------------------------- the integer layer
+    @abstractmethod
+    def action_table(self) -> list[Action]:
+        """The fixed action space of this configuration: index -> Action (shared, immutable)."""
+
+    @abstractmethod
+    def action_id(self, action: Action) -> int:
+        """Index of ``action`` in the action space; IllegalAction if it names nothing real."""
+
+    @abstractmethod
+    def legal_action_ids(self, seat: int) -> list[int]:
+        """Indices of the legal moves of ``seat`` (undo excluded)."""
+
+    @abstractmethod
+    def why_illegal(self, seat: int, code: int) -> str | None:
+        """None if move ``code`` is legal for ``seat`` now, else the reason in a player's words."""
+
+    @abstractmethod
+    def apply_action_id(self, seat: int, code: int, checked: bool = False) -> None:
+        """Apply move ``code``. With ``checked=False`` it is validated first."""
+
+    # ----------------------------------------------------------------- undo
+    @abstractmethod
+    def can_undo(self, seat: int) -> bool:
+        """True if ``seat``'s last action may be taken back now (it revealed nothing hidden)."""
+
+    @classmethod
+    @abstractmethod
+    def new(cls: type[G], seed: int, options: dict[str, Any]) -> G:
+        """A fresh game from a seed and validated options."""
+
+    def undo(self, seat: int) -> None:
+        """Take back ``seat``'s last action of the current turn by replaying the rest of the log."""
+        self._check_seat(seat)
+        if not self.can_undo(seat):
+            raise IllegalAction("there is nothing you can undo now")
+        last = max(i for i, e in enumerate(self.log) if e[0] == seat)
+        entries = self.log[:last] + self.log[last + 1 :]
+        fresh = self.replay(self.seed, self.options, entries)
+        self._become(fresh)
+
+    @classmethod
+    def replay(
+        cls: type[G], seed: int, options: dict[str, Any], entries: list[LogEntry]
+    ) -> G:
+        """Rebuild a game from its seed, options and (seat, action id) log entries."""
+        game = cls.new(seed, options)
+        for seat, code, _ in entries:
+            game.apply_action_id(seat, code, checked=True)
+        return game
+
+    def _become(self, other: Game) -> None:
+        for cls in type(self).__mro__:
+            for name in getattr(cls, "__slots__", ()):
+                if hasattr(other, name):
+                    object.__setattr__(self, name, getattr(other, name))
+
+    # ----------------------------------------------------------------- logs
+    def describe_chance(self, entry: LogEntry, seat: int | None) -> Any:
+        """JSON form of an entry's chance outcome as ``seat`` may see it (None = public)."""
+        return entry[2]
+
+    def log_json(self, seat: int | None = None) -> list[dict[str, Any]]:
+        """The action log as ``seat`` may see it (None: the public log, hidden outcomes left out)."""
+        table = self.action_table()
+        out = []
+        for entry in self.log:
+            item: dict[str, Any] = {"seat": entry[0], "action": table[entry[1]].to_json()}
+            chance = self.describe_chance(entry, seat)
+            if chance is not None:
+                item["chance"] = chance
+            out.append(item)
+        return out
+
+    # ----------------------------------------------------------------- helpers
+    def _check_seat(self, seat: Any) -> None:
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
+            raise IllegalAction(f"there is no seat {seat!r} in this game")
+
+    def fingerprint(self) -> str:
+        """Canonical JSON text of the full state, for byte-for-byte comparisons."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+GameFactory = Callable[..., Game]
