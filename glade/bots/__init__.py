@@ -1,0 +1,74 @@
+"""Bots for both games behind one interface and one registry.
+
+A bot's ``choose(state, seat, budget)`` returns the actions it wants to play now, in order (at
+least one); the caller applies them one by one. Bots read only what ``seat`` may know.
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from dataclasses import dataclass
+from typing import Protocol
+
+from glade.core import UNDO, Action, BadInput, Game
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long a bot may think: wall-clock seconds and/or search iterations (None = its default)."""
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+
+class Bot(Protocol):
+    name: str
+
+    def choose(self, state: Game, seat: int, budget: Budget | None = None) -> list[Action]: ...
+
+
+class RandomBot:
+    """Uniformly random legal move (undo never)."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, state: Game, seat: int, budget: Budget | None = None) -> list[Action]:
+        ids = state.legal_action_ids(seat)
+        if not ids:
+            raise BadInput(f"seat {seat} has no move to make")
+        return [state.action_table()[self.rng.choice(ids)]]
+
+
+# bot name -> {game name -> "module:Class"}; "*" serves every game.
+BOTS: dict[str, dict[str, str]] = {
+    "random": {"*": "glade.bots:RandomBot"},
+    "greedy": {
+        "harmonies": "glade.bots.harmonies_greedy:HarmoniesGreedy",
+        "living-forest": "glade.bots.living_forest_greedy:LivingForestGreedy",
+    },
+}
+
+
+def make_bot(spec: str, game: str, seed: int | None = None) -> Bot:
+    """A bot from its registry name (``random``, ``greedy``, ``mcts:normal`` ...) for ``game``."""
+    base = spec.split(":", 1)[0]
+    choices = BOTS.get(base)
+    if choices is None:
+        raise BadInput(f"unknown bot {spec!r}; choose one of: {', '.join(sorted(BOTS))}")
+    target = choices.get(game) or choices.get("*")
+    if target is None:
+        raise BadInput(f"the bot {base!r} does not play {game}")
+    module, cls = target.split(":")
+    bot: Bot = getattr(importlib.import_module(module), cls)(seed=seed)
+    return bot
+
+
+def bot_names() -> list[str]:
+    return sorted(BOTS)
+
+
+__all__ = ["BOTS", "Bot", "Budget", "RandomBot", "UNDO", "bot_names", "make_bot"]

@@ -1,0 +1,107 @@
+"""The ``glade`` command: play, score, bench (and more as the project grows).
+
+User mistakes print one plain sentence on stderr and exit with code 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from glade.core import BadInput, IllegalAction
+
+
+class UserError(Exception):
+    """A mistake of the person at the keyboard: printed as one sentence, exit code 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="glade", description="Harmonies and Living Forest.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    play = sub.add_parser("play", help="play in the terminal")
+    play.add_argument("game", choices=["harmonies", "living-forest"])
+    play.add_argument("--seats", default=None, help="comma-separated: you, random, greedy")
+    play.add_argument("--side", default="A", choices=["A", "B"], help="Harmonies board side")
+    play.add_argument("--spirits", action="store_true", help="Harmonies: Nature's Spirit variant")
+    play.add_argument("--seed", type=int, default=None)
+
+    harm = sub.add_parser("harmonies", help="Harmonies tools")
+    harm_sub = harm.add_subparsers(dest="tool", required=True)
+    score = harm_sub.add_parser("score", help="score a finished board (JSON file)")
+    score.add_argument("board", help="path of a board JSON file, or - for standard input")
+    score.add_argument("--solo", action="store_true", help="also count the solo suns")
+
+    bench = sub.add_parser("bench", help="random-play throughput on one core")
+    bench.add_argument("game", choices=["harmonies", "living-forest"])
+    bench.add_argument("--games", type=int, default=200)
+    bench.add_argument("--seed", type=int, default=1)
+    bench.add_argument("--players", type=int, default=2)
+    bench.add_argument("--side", default="A", choices=["A", "B"])
+    bench.add_argument("--spirits", action="store_true")
+    return p
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from glade.harmonies.scoring import score_board
+
+    try:
+        if args.board == "-":
+            data = json.load(sys.stdin)
+        else:
+            with open(args.board, encoding="utf-8") as fh:
+                data = json.load(fh)
+    except FileNotFoundError:
+        raise UserError(f"there is no file {args.board}") from None
+    except json.JSONDecodeError as exc:
+        raise UserError(f"{args.board} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+    print(json.dumps(score_board(data, solo=args.solo)))
+    return 0
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from glade.core.bench import run_bench
+
+    if args.games < 1:
+        raise UserError("--games must be at least 1")
+    options: dict[str, Any] = {"players": args.players}
+    if args.game == "harmonies":
+        options.update(side=args.side, spirits=args.spirits)
+    report = run_bench(args.game, args.games, args.seed, options)
+    print(f"{report['games']} games of {args.game} in {report['seconds']} s")
+    print(f"games/s     {report['games_per_s']}")
+    print(f"actions/s   {report['actions_per_s']}  ({report['actions_per_game']} per game)")
+    print(f"copy()      {report['copy_us']} µs")
+    print(f"mean score  {report['mean_score']}")
+    print(json.dumps(report))
+    return 0
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    if args.game == "harmonies":
+        from glade.terminal.harmonies import play_harmonies
+
+        return play_harmonies(args)
+    from glade.terminal.living_forest import play_living_forest
+
+    return play_living_forest(args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    handlers = {"harmonies": _cmd_score, "bench": _cmd_bench, "play": _cmd_play}
+    try:
+        return handlers[args.command](args)
+    except (UserError, BadInput, IllegalAction) as exc:
+        print(f"glade: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("glade: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
