@@ -64,10 +64,14 @@ class Action:
             if not isinstance(k, str):
                 raise IllegalAction("action field names must be strings")
             args[k] = tuple(v) if isinstance(v, list) else v
+        action = cls(kind, **args)
         try:
-            return cls(kind, **args)
-        except TypeError as exc:  # unhashable nested values
-            raise IllegalAction(f"the action has a field of an unusable kind: {exc}") from None
+            hash(action)
+        except TypeError:  # a nested object or list of lists: no action has such fields
+            raise IllegalAction(
+                "action fields must be plain values (text, numbers, true/false)"
+            ) from None
+        return action
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Action) and self._key == other._key
