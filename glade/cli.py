@@ -57,7 +57,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
     except FileNotFoundError:
         raise UserError(f"there is no file {args.board}") from None
     except json.JSONDecodeError as exc:
-        raise UserError(f"{args.board} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise UserError(
+            f"{args.board} is not valid JSON ({exc.msg} at line {exc.lineno})"
+        ) from None
     print(json.dumps(score_board(data, solo=args.solo)))
     return 0
 
