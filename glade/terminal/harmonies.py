@@ -82,7 +82,7 @@ def play_harmonies(args: argparse.Namespace, console: Console | None = None) -> 
         if last_shown != len(game.log):
             show(seat)
             last_shown = len(game.log)
-        if not ask_human(game, seat, lambda: show(seat), describe(game), say):
+        if not ask_human(game, seat, lambda s=seat: show(s), describe(game), say):
             say("Game left unfinished.")
             return 0
     show()
