@@ -55,3 +55,16 @@ def load_game(data: dict[str, Any]) -> Game:
     if not isinstance(data, dict) or "game" not in data:
         raise BadInput('this is not a saved glade game (no "game" field)')
     return game_class(data["game"]).from_json(data)
+
+
+def __getattr__(name: str) -> Any:
+    """``glade.score_board`` and ``glade.hint`` load their packages on first use."""
+    if name == "score_board":
+        from glade.harmonies.scoring import score_board
+
+        return score_board
+    if name == "hint":
+        from glade.bots.hint import hint  # type: ignore[import-not-found,unused-ignore]
+
+        return hint
+    raise AttributeError(f"module 'glade' has no attribute {name!r}")
