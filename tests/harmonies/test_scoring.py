@@ -14,7 +14,7 @@ from glade.cli import main
 from glade.harmonies.data import CARD_INDEX
 from glade.harmonies.scoring import river_points, score_board, solo_suns
 
-GAMES = Path(__file__).resolve().parents[3] / "shared" / "reference" / "harmonies-games"
+GAMES = Path(__file__).resolve().parents[1] / "data" / "harmonies-games"  # copied from shared/reference
 BOARDS = sorted(GAMES.glob("*.json"))
 
 
