@@ -14,7 +14,8 @@ from glade.cli import main
 from glade.harmonies.data import CARD_INDEX
 from glade.harmonies.scoring import river_points, score_board, solo_suns
 
-GAMES = Path(__file__).resolve().parents[1] / "data" / "harmonies-games"  # copied from shared/reference
+# the real boards of ../shared/reference/harmonies-games, copied
+GAMES = Path(__file__).resolve().parents[1] / "data" / "harmonies-games"
 BOARDS = sorted(GAMES.glob("*.json"))
 
 
