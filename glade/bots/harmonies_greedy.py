@@ -131,6 +131,50 @@ def finish_turn(game: HarmoniesGame, seat: int, left: float) -> tuple[list[int],
     return codes, evaluate(game, game.boards[seat], left)
 
 
+def turn_candidates(
+    state: HarmoniesGame,
+    seat: int,
+    rng: random.Random,
+    beam: int = BEAM,
+    per_space: int = FINALISTS,
+    spaces: int | None = None,
+) -> list[tuple[float, list[int]]]:
+    """Whole-turn plans (value, action ids ending with ``end_turn``), best first.
+
+    ``spaces`` limits the central spaces tried to that many, picked at random (rollouts).
+    Works from any point of the turn; [] when ``seat`` has a spirit to choose first.
+    """
+    sp = state.space
+    b = state.boards[seat]
+    if b.offer:
+        return []
+    left = turns_left(state, b)
+    starts: list[tuple[tuple[int, ...], HarmoniesGame]] = []
+    if not state.took:
+        choices = [s for s, tokens in enumerate(state.central) if tokens]
+        if spaces is not None and len(choices) > spaces:
+            choices = rng.sample(choices, spaces)
+        for space in choices:
+            g = state.copy()
+            g.apply_action_id(seat, sp.TAKE + space, checked=True)
+            starts.append(((sp.TAKE + space,), g))
+    else:
+        starts.append(((), state.copy()))
+    out: list[tuple[float, list[int]]] = []
+    for prefix, g in starts:
+        for node in token_plans(g, seat, tuple(g.hand), left, beam, per_space):
+            trial = g.copy()
+            for code in node.codes:
+                trial.apply_action_id(seat, code, checked=True)
+            if trial.hand:  # tokens that fit nowhere: the turn cannot be completed
+                continue
+            rest, value = finish_turn(trial, seat, left)
+            value += rng.random() * 1e-6  # seeded tie-break
+            out.append((value, [*prefix, *node.codes, *rest, sp.END]))
+    out.sort(key=lambda item: -item[0])
+    return out
+
+
 class HarmoniesGreedy:
     """Best whole turn under the hand-written evaluation (score + held cards' habitats)."""
 
@@ -145,38 +189,14 @@ class HarmoniesGreedy:
             raise BadInput("the Harmonies greedy bot only plays Harmonies")
         if state.is_over or seat not in state.to_act:
             raise BadInput(f"seat {seat} has no move to make")
-        sp = state.space
         b = state.boards[seat]
         if b.offer:
-            return [sp.SPIRIT + self.rng.choice(b.offer) - 32]
-        left = turns_left(state, b)
-        starts: list[tuple[tuple[int, ...], HarmoniesGame]] = []
-        if not state.took:
-            for space, tokens in enumerate(state.central):
-                if tokens:
-                    g = state.copy()
-                    g.apply_action_id(seat, sp.TAKE + space)
-                    starts.append(((sp.TAKE + space,), g))
-        else:
-            starts.append(((), state.copy()))
-        best: list[int] = []
-        best_value = float("-inf")
-        for prefix, g in starts:
-            for node in token_plans(g, seat, tuple(g.hand), left):
-                trial = g.copy()
-                for code in node.codes:
-                    trial.apply_action_id(seat, code)
-                if trial.hand:  # tokens that fit nowhere: the turn cannot be completed
-                    continue
-                rest, value = finish_turn(trial, seat, left)
-                value += self.rng.random() * 1e-6  # seeded tie-break
-                if value > best_value:
-                    best_value = value
-                    best = [*prefix, *node.codes, *rest, sp.END]
-        if not best:
+            return [state.space.SPIRIT + self.rng.choice(b.offer) - 32]
+        found = turn_candidates(state, seat, self.rng)
+        if not found:
             # no complete plan (a hand that fits nowhere); play any legal move instead
             return [self.rng.choice(state.legal_action_ids(seat))]
-        return best
+        return found[0][1]
 
     def choose(self, state: Game, seat: int, budget: Budget | None = None) -> list[Action]:
         if not isinstance(state, HarmoniesGame):
@@ -185,4 +205,11 @@ class HarmoniesGreedy:
         return [table[c] for c in self.plan(state, seat)]
 
 
-__all__ = ["HarmoniesGreedy", "card_value", "finish_turn", "place_cubes", "token_plans"]
+__all__ = [
+    "HarmoniesGreedy",
+    "card_value",
+    "finish_turn",
+    "place_cubes",
+    "token_plans",
+    "turn_candidates",
+]
