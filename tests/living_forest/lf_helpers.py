@@ -1,0 +1,66 @@
+"""Shared helpers of the Living Forest tests: invariants and constructed states."""
+
+from __future__ import annotations
+
+import glade
+from glade.core.game import Game
+from glade.living_forest.data import (
+    CARDS,
+    CENTRE_CAP,
+    FIRES_PER_VALUE,
+    FRAGMENT_COUNT,
+    NUM_STARTING,
+    TREES,
+    VARAN,
+    VARAN_COUNT,
+)
+from glade.living_forest.game import DRAW, START_TREE, LivingForestGame
+
+STARTING = list(range(NUM_STARTING))
+COIN = CARDS.coin
+
+
+def fresh(players: int = 2, seed: int = 1) -> LivingForestGame:
+    game = glade.new_game("living-forest", players=players, seed=seed)
+    assert isinstance(game, LivingForestGame)
+    return game
+
+
+def check_invariants(game: Game) -> None:
+    """Conservation of every component and the limits of the board (cheap: runs every action)."""
+    assert isinstance(game, LivingForestGame)
+    g = game
+    n = g.n
+    animals = [c for c in g.display if c >= 0]
+    for st in g.stacks:
+        animals.extend(st)
+    varans = 0
+    for s in range(n):
+        cards = g.decks[s] + g.helps[s] + g.discards[s]
+        assert sorted(c for c in cards if c < NUM_STARTING) == STARTING, (
+            f"spirit {s} lost or gained a starting card"
+        )
+        k = cards.count(VARAN)
+        varans += k
+        animals.extend(c for c in cards if NUM_STARTING <= c < VARAN)
+        assert g.net[s] == sum(COIN[c] for c in g.helps[s]) <= 3, "stale solitary count"
+    # every guardian animal is in exactly one place
+    assert len(animals) == 51 == len(set(animals)), "a guardian animal was lost or doubled"
+    assert varans + g.varan_supply == VARAN_COUNT and g.varan_supply >= 0
+    assert len(g.centre) <= CENTRE_CAP
+    assert sum(map(sum, g.vts)) == 3 * n and min(map(min, g.vts)) >= 0
+    copies = TREES.copies[n]
+    planted = [0] * 12
+    for f in g.forests:
+        assert f.count(START_TREE) == 1
+        for t in f:
+            if 0 <= t < START_TREE:
+                planted[t] += 1
+    assert all(planted[t] + g.tree_supply[t] == copies[t] for t in range(12))
+    assert g.frag_supply + sum(g.frags) == FRAGMENT_COUNT and g.frag_supply >= 0
+    assert min(g.frags) >= 0
+    for v in range(3):
+        held = sum(f[v] for f in g.fires) + g.centre.count(v + 2)
+        assert held + g.fire_supply[v] == FIRES_PER_VALUE
+    if g.phase == DRAW:
+        assert g.to_act, "nobody can act in the draw phase"
