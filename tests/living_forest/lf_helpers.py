@@ -64,3 +64,54 @@ def check_invariants(game: Game) -> None:
         assert held + g.fire_supply[v] == FIRES_PER_VALUE
     if g.phase == DRAW:
         assert g.to_act, "nobody can act in the draw phase"
+
+
+def card(name: str) -> int:
+    from glade.living_forest.data import CARD_BY_NAME
+
+    return CARD_BY_NAME[name]
+
+
+def set_help(g: LivingForestGame, seat: int, names: list[str]) -> None:
+    """Put these cards on ``seat``'s help line (taken out of its deck/discard, or the display)."""
+    from glade.living_forest.data import ELEMENTS
+
+    ids = [card(x) for x in names]
+    for c in g.helps[seat]:
+        g.decks[seat].append(c)
+    g.helps[seat] = []
+    for c in ids:
+        for pile in (g.decks[seat], g.discards[seat]):
+            if c in pile:
+                pile.remove(c)
+                break
+        else:
+            if c == VARAN:
+                g.varan_supply -= 1
+            elif c in g.display:
+                g.display[g.display.index(c)] = -1
+            else:
+                for st in g.stacks:
+                    if c in st:
+                        st.remove(c)
+        g.helps[seat].append(c)
+    g.hel[seat] = [sum(CARDS.elements[c][e] for c in ids) for e in range(len(ELEMENTS))]
+    g.net[seat] = sum(COIN[c] for c in ids)
+
+
+def start_actions(g: LivingForestGame, helps: dict[int, list[str]] | None = None) -> None:
+    """Give the spirits these help lines and stop everyone: the action phase begins."""
+    for s, names in (helps or {}).items():
+        set_help(g, s, names)
+    for s in range(g.n):
+        if g.drawing[s]:
+            g.apply(s, {"type": "stop"})
+    assert g.phase == 1
+
+
+def plant_direct(g: LivingForestGame, seat: int, tree: str, row: int, column: int) -> None:
+    """Place a tree without playing (for constructed states), with its elements and bonuses."""
+    from glade.living_forest.data import TREE_BY_ID
+
+    g._plant(seat, TREE_BY_ID[tree], row * 5 + column)
+    g.pending.clear()
