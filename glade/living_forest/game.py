@@ -203,6 +203,7 @@ class LivingForestGame(Game):
         "sub",
         "bonus",
         "budget",
+        "picked",
         "pending",
         "victims",
         "turn_start",
@@ -243,6 +244,7 @@ class LivingForestGame(Game):
     sub: int  # S_* step in progress
     bonus: bool  # the step in progress is a bonus (rock or corner), which may be declined
     budget: int  # sun or water left in the attract/extinguish in progress
+    picked: int  # cards or fires taken so far in the attract/extinguish in progress
     pending: list[tuple[int, int]]  # bonuses still to resolve in this action: (B_*, extra)
     victims: list[int]  # spirits still to steal a victory tile from
     turn_start: int  # log index where the current spirit's action phase began
@@ -303,6 +305,7 @@ class LivingForestGame(Game):
         g.sub = S_CHOOSE
         g.bonus = False
         g.budget = 0
+        g.picked = 0
         g.pending = []
         g.victims = []
         g.turn_start = 0
@@ -356,6 +359,7 @@ class LivingForestGame(Game):
         g.sub = self.sub
         g.bonus = self.bonus
         g.budget = self.budget
+        g.picked = self.picked
         g.pending = list(self.pending)
         g.victims = list(self.victims)
         g.turn_start = self.turn_start
@@ -398,6 +402,7 @@ class LivingForestGame(Game):
         "sub",
         "bonus",
         "budget",
+        "picked",
         "turn_start",
         "draw_start",
         "frag_supply",
@@ -598,14 +603,14 @@ class LivingForestGame(Game):
             return out
         if sub == S_ATTRACT:
             budget = self.budget
-            out = [A_DONE]
+            out = [A_DONE] if self.bonus or self.picked else []
             for i, c in enumerate(self.display):
                 if c >= 0 and C_COST[c] <= budget:
                     out.append(A_PICK + i)
             return out
         if sub == S_EXTINGUISH:
             budget = self.budget
-            out = [A_DONE]
+            out = [A_DONE] if self.bonus or self.picked else []
             for i, v in enumerate(self.centre):
                 if v <= budget:
                     out.append(A_FIRE + i)
@@ -727,7 +732,9 @@ class LivingForestGame(Game):
 
     def _why_attract(self, code: int) -> str | None:
         if code == A_DONE:
-            return None
+            if self.bonus or self.picked:
+                return None
+            return "you chose to attract: take at least one animal (or undo)"
         if not A_PICK <= code < A_FIRE:
             return "you are attracting animals: pick a face-up card or say done"
         card = self.display[code - A_PICK]
@@ -742,7 +749,9 @@ class LivingForestGame(Game):
 
     def _why_extinguish(self, code: int) -> str | None:
         if code == A_DONE:
-            return None
+            if self.bonus or self.picked:
+                return None
+            return "you chose to extinguish: take at least one fire (or undo)"
         if not A_FIRE <= code < A_STEAL:
             return "you are extinguishing fires: pick a fire in the centre or say done"
         i = code - A_FIRE
@@ -892,12 +901,14 @@ class LivingForestGame(Game):
             self.decks[s].append(card)  # face down on top of the spirit's own draw stack
             self.taken[C_LEVEL[card] - 1] += 1
             self.budget -= C_COST[card]
+            self.picked += 1
             if not self._affordable_card(self.budget):
                 self.sub = S_CHOOSE
         elif sub == S_EXTINGUISH:
             value = self.centre.pop(code - A_FIRE)
             self.fires[s][value - 2] += 1
             self.budget -= value
+            self.picked += 1
             if not self._affordable_fire(self.budget):
                 self.sub = S_CHOOSE
         elif sub == S_MOVE:
@@ -918,6 +929,7 @@ class LivingForestGame(Game):
         self.left -= 1
         self.used |= 1 << kind
         self.bonus = False
+        self.picked = 0
         if kind == K_FRAGMENT:
             self.frag_supply -= 1
             self.frags[s] += 1
@@ -970,6 +982,7 @@ class LivingForestGame(Game):
             if self.pending:
                 kind, extra = self.pending.pop(0)
                 self.bonus = True
+                self.picked = 0
                 if kind == B_FRAGMENTS:
                     got = min(extra, self.frag_supply)
                     self.frag_supply -= got

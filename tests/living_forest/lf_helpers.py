@@ -16,7 +16,7 @@ from glade.living_forest.data import (
 )
 from glade.living_forest.game import DRAW, START_TREE, LivingForestGame
 
-STARTING = list(range(NUM_STARTING))
+STARTSET = frozenset(range(NUM_STARTING))
 COIN = CARDS.coin
 
 
@@ -31,36 +31,42 @@ def check_invariants(game: Game) -> None:
     assert isinstance(game, LivingForestGame)
     g = game
     n = g.n
-    animals = [c for c in g.display if c >= 0]
+    animals = {c for c in g.display if c >= 0}
+    count = len(animals)
     for st in g.stacks:
-        animals.extend(st)
+        animals.update(st)
+        count += len(st)
     varans = 0
     for s in range(n):
         cards = g.decks[s] + g.helps[s] + g.discards[s]
-        assert sorted(c for c in cards if c < NUM_STARTING) == STARTING, (
-            f"spirit {s} lost or gained a starting card"
-        )
         k = cards.count(VARAN)
         varans += k
-        animals.extend(c for c in cards if NUM_STARTING <= c < VARAN)
+        distinct = set(cards)
+        # the 14 starting cards once each, animals at most once, varans any number
+        assert STARTSET <= distinct, f"spirit {s} lost a starting card"
+        assert len(distinct) == len(cards) - k + (1 if k else 0), f"spirit {s} has a double"
+        distinct -= STARTSET
+        distinct.discard(VARAN)
+        animals |= distinct
+        count += len(distinct)
         assert g.net[s] == sum(COIN[c] for c in g.helps[s]) <= 3, "stale solitary count"
     # every guardian animal is in exactly one place
-    assert len(animals) == 51 == len(set(animals)), "a guardian animal was lost or doubled"
+    assert count == 51 == len(animals), "a guardian animal was lost or doubled"
     assert varans + g.varan_supply == VARAN_COUNT and g.varan_supply >= 0
     assert len(g.centre) <= CENTRE_CAP
     assert sum(map(sum, g.vts)) == 3 * n and min(map(min, g.vts)) >= 0
-    copies = TREES.copies[n]
     planted = [0] * 12
     for f in g.forests:
-        assert f.count(START_TREE) == 1
+        assert f[7] == START_TREE
         for t in f:
             if 0 <= t < START_TREE:
                 planted[t] += 1
-    assert all(planted[t] + g.tree_supply[t] == copies[t] for t in range(12))
+    assert list(map(int.__add__, planted, g.tree_supply)) == TREES.copies[n]
     assert g.frag_supply + sum(g.frags) == FRAGMENT_COUNT and g.frag_supply >= 0
     assert min(g.frags) >= 0
+    centre = g.centre
     for v in range(3):
-        held = sum(f[v] for f in g.fires) + g.centre.count(v + 2)
+        held = sum(f[v] for f in g.fires) + centre.count(v + 2)
         assert held + g.fire_supply[v] == FIRES_PER_VALUE
     if g.phase == DRAW:
         assert g.to_act, "nobody can act in the draw phase"

@@ -1,10 +1,10 @@
 """The action phase: the five actions, tree elements, line and corner bonuses, T11, the circle."""
 
 import pytest
+from lf_helpers import card, check_invariants, fresh, plant_direct, start_actions
 
 from glade.core.errors import IllegalAction
 from glade.living_forest.game import S_ATTRACT, S_CHOOSE, S_EXTINGUISH, S_PLANT, S_STEAL
-from lf_helpers import card, check_invariants, fresh, plant_direct, start_actions
 
 
 def give(g, seat: int, sun=0, water=0, plant=0, spiral=0, flower=0) -> None:  # type: ignore[no-untyped-def]
@@ -271,9 +271,15 @@ def test_steal_choice_must_exist() -> None:
     act(g, 0, {"type": "steal", "tile": "fire"})
 
 
-@pytest.mark.parametrize(("start", "steps", "rock", "step"), [
-    (0, 2, 2, S_ATTRACT), (0, 4, 4, S_EXTINGUISH), (11, 1, 0, S_PLANT), (0, 1, 1, S_CHOOSE),
-])
+@pytest.mark.parametrize(
+    ("start", "steps", "rock", "step"),
+    [
+        (0, 2, 2, S_ATTRACT),
+        (0, 4, 4, S_EXTINGUISH),
+        (11, 1, 0, S_PLANT),
+        (0, 1, 1, S_CHOOSE),
+    ],
+)
 def test_landing_bonuses(start: int, steps: int, rock: int, step: int) -> None:
     g = fresh()
     start_actions(g)

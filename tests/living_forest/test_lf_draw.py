@@ -3,10 +3,10 @@
 import random
 
 import pytest
+from lf_helpers import card, check_invariants, fresh, start_actions
 
 from glade.core.errors import IllegalAction
 from glade.living_forest.data import VARAN
-from lf_helpers import card, check_invariants, fresh, start_actions
 
 SOLITARY = ["Bear", "Beetle", "Lynx", "Fox", "Owl"]
 
@@ -155,8 +155,10 @@ def test_interleaved_draws_with_reshuffles_and_fragments() -> None:
             g.frag_supply -= 1
             g.discards[s] = g.decks[s][:-2]
             g.decks[s] = g.decks[s][-2:]
-        script = {0: ["draw", "draw", "draw", "use_fragment", "draw", "stop"],
-                  1: ["draw", "use_fragment", "draw", "draw", "stop"]}
+        script = {
+            0: ["draw", "draw", "draw", "use_fragment", "draw", "stop"],
+            1: ["draw", "use_fragment", "draw", "draw", "stop"],
+        }
         pos = {0: 0, 1: 0}
         for s in order:
             if pos[s] < len(script[s]) and s in g.to_act:

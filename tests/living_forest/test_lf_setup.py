@@ -5,15 +5,16 @@ import json
 from importlib import resources
 
 import pytest
+from lf_helpers import check_invariants, fresh
 
 import glade
 from glade.core.errors import BadInput
 from glade.living_forest import data
-from lf_helpers import check_invariants, fresh
 
 
-@pytest.mark.parametrize(("players", "trees", "rocks"), [(2, 24, [0, 6]), (3, 33, [2, 6, 10]),
-                                                         (4, 39, [0, 6, 9, 3])])
+@pytest.mark.parametrize(
+    ("players", "trees", "rocks"), [(2, 24, [0, 6]), (3, 33, [2, 6, 10]), (4, 39, [0, 6, 9, 3])]
+)
 def test_setup_per_player_count(players: int, trees: int, rocks: list[int]) -> None:
     g = fresh(players, seed=5)
     assert sum(g.tree_supply) == trees
