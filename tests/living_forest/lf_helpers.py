@@ -43,7 +43,7 @@ def check_invariants(game: Game) -> None:
         varans += k
         distinct = set(cards)
         # the 14 starting cards once each, animals at most once, varans any number
-        assert STARTSET <= distinct, f"spirit {s} lost a starting card"
+        assert distinct >= STARTSET, f"spirit {s} lost a starting card"
         assert len(distinct) == len(cards) - k + (1 if k else 0), f"spirit {s} has a double"
         distinct -= STARTSET
         distinct.discard(VARAN)
