@@ -231,6 +231,7 @@ class LivingForestGame(Game):
         "varan_supply",
         "taken",
         "winners",
+        "acting",
     )
 
     n: int
@@ -272,6 +273,7 @@ class LivingForestGame(Game):
     varan_supply: int
     taken: list[int]  # animals attracted this round per level
     winners: list[int]
+    acting: tuple[int, ...]  # cache of to_act, refreshed after every action
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -341,6 +343,7 @@ class LivingForestGame(Game):
         g.varan_supply = VARAN_COUNT
         g.taken = [0, 0, 0]
         g.winners = []
+        g.acting = tuple(range(n))
         return g
 
     def copy(self) -> LivingForestGame:
@@ -387,6 +390,7 @@ class LivingForestGame(Game):
         g.varan_supply = self.varan_supply
         g.taken = list(self.taken)
         g.winners = list(self.winners)
+        g.acting = self.acting
         return g
 
     # ------------------------------------------------------------------ serialisation
@@ -472,6 +476,7 @@ class LivingForestGame(Game):
                 else:
                     value = [list(v) if isinstance(v, list) else v for v in value]
                 setattr(g, name, value)
+            g.acting = g._compute_acting()
         except (KeyError, TypeError, ValueError) as exc:
             raise BadInput(f"this Living Forest save is damaged ({exc})") from None
         return g
@@ -483,6 +488,9 @@ class LivingForestGame(Game):
 
     @property
     def to_act(self) -> tuple[int, ...]:
+        return self.acting
+
+    def _compute_acting(self) -> tuple[int, ...]:
         if self.phase == ACTIONS:
             return (self.cur,)
         if self.phase == DRAW:
@@ -555,9 +563,11 @@ class LivingForestGame(Game):
     def _can_plant(self, seat: int) -> bool:
         if EMPTY not in self.forests[seat]:
             return False
-        plant = self.element(seat, PLANT)
         supply = self.tree_supply
-        return any(supply[t] and T_COST[t] <= plant for t in range(12))
+        for t in range(12):  # trees are listed by cost: the first one left is the cheapest
+            if supply[t]:
+                return T_COST[t] <= self.hel[seat][PLANT] + self.fel[seat][PLANT]
+        return False
 
     def _kind_feasible(self, seat: int, kind: int) -> bool:
         if kind == K_FRAGMENT:
@@ -808,13 +818,14 @@ class LivingForestGame(Game):
                 raise IllegalAction(reason)
         if self.phase == DRAW:
             self._apply_draw_phase(seat, code)
-            return
-        log = self.log
-        log.append((seat, code, None))
-        idx = len(log) - 1
-        chance = self._apply_action_phase(seat, code)
-        if chance is not None:
-            log[idx] = (seat, code, chance)
+        else:
+            log = self.log
+            log.append((seat, code, None))
+            idx = len(log) - 1
+            chance = self._apply_action_phase(seat, code)
+            if chance is not None:
+                log[idx] = (seat, code, chance)
+        self.acting = self._compute_acting()
 
     def _apply_draw_phase(self, seat: int, code: int) -> None:
         # keep the draw-phase block of the log sorted by seat (stable), so the log does not
