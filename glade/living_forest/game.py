@@ -523,8 +523,8 @@ class LivingForestGame(Game):
             code = INDEXES[self.n].get(action)
         except TypeError:  # a field holding an unhashable value names nothing
             code = None
-        if code is not None and not any(isinstance(v, bool) for _, v in action.args):
-            return code
+        if code is not None and all(type(v) in (int, str) for _, v in action.args):
+            return code  # (True == 1 and 1.0 == 1 in Python: such values name nothing here)
         kind = action.type
         if kind not in FIELDS:
             raise IllegalAction(

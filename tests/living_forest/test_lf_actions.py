@@ -319,3 +319,21 @@ def test_landing_plant_in_a_corner_chains_the_corner_bonus() -> None:
     act(g, 0, choose("move"), {"type": "move", "steps": 1})
     act(g, 0, {"type": "plant", "tree": "T3a", "row": 0, "column": 4})
     assert g.frags[0] == 2
+
+
+def test_main_attract_and_extinguish_need_one_pick_before_done() -> None:
+    g = fresh()
+    start_actions(g)
+    put_on_display(g, 0, "Spider")
+    put_on_display(g, 1, "Beaver")
+    give(g, 0, sun=5, water=2)
+    act(g, 0, choose("attract"))
+    with pytest.raises(IllegalAction, match="take at least one animal"):
+        g.apply(0, {"type": "done"})
+    act(g, 0, {"type": "pick_card", "level": 1, "slot": 0}, {"type": "done"})
+    assert g.sub == S_CHOOSE and g.left == 1
+    act(g, 0, choose("extinguish"))
+    with pytest.raises(IllegalAction, match="take at least one fire"):
+        g.apply(0, {"type": "done"})
+    act(g, 0, {"type": "pick_fire", "index": 0})
+    assert g.cur == 1 and g.fires[0] == [1, 0, 0]

@@ -30,6 +30,8 @@ def test_action_space_sizes_and_round_trip() -> None:
         ({"type": "pick_card", "level": 4, "slot": 0}, "level must be 1, 2 or 3"),
         ({"type": "pick_card", "level": 1}, "takes level, slot"),
         ({"type": "pick_fire", "index": True}, "index must be"),
+        ({"type": "pick_fire", "index": 1.0}, "index must be"),
+        ({"type": "move", "steps": "3"}, "steps must be"),
         ({"type": "move", "steps": 11}, "steps must be a whole number from 1 to 10"),
         ({"type": "choose_action", "action": "sing"}, "action must be one of"),
         ({"type": "plant", "tree": "T12", "row": 0, "column": 0}, "tree must be one of"),
