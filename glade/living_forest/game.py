@@ -644,15 +644,20 @@ class LivingForestGame(Game):
         return out
 
     def why_illegal(self, seat: int, code: int) -> str | None:
-        table = TABLES[self.n]
-        if isinstance(code, bool) or not isinstance(code, int) or not 0 <= code < len(table):
+        # type(x) is int also refuses True/False
+        if type(code) is not int or not 0 <= code < len(TABLES[self.n]):
             return f"there is no action number {code!r}"
-        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.n:
+        if type(seat) is not int or not 0 <= seat < self.n:
             return f"there is no seat {seat!r} in this game"
-        if self.phase == OVER:
-            return "the game is over"
-        if self.phase == DRAW:
+        phase = self.phase
+        if phase == DRAW:
+            if code > A_USE:
+                return "the spirits are drawing Guardian Animals now; actions come after"
+            if not self.drawing[seat]:
+                return "you have stopped drawing this round; wait for the other spirits"
             return self._why_draw(seat, code)
+        if phase == OVER:
+            return "the game is over"
         if seat != self.cur:
             return f"it is spirit {self.cur}'s turn to act, not yours"
         sub = self.sub
@@ -674,10 +679,6 @@ class LivingForestGame(Game):
         return f"finish your {SUB_NAMES[self.sub]} first"
 
     def _why_draw(self, seat: int, code: int) -> str | None:
-        if code > A_USE:
-            return "the spirits are drawing Guardian Animals now; actions come after"
-        if not self.drawing[seat]:
-            return "you have stopped drawing this round; wait for the other spirits"
         if code == A_DRAW:
             if self.net[seat] >= 3:
                 if self.frags[seat]:

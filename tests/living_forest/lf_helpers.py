@@ -37,31 +37,38 @@ def check_invariants(game: Game) -> None:
         animals.update(st)
         count += len(st)
     varans = 0
+    coin = COIN.__getitem__
     for s in range(n):
-        cards = g.decks[s] + g.helps[s] + g.discards[s]
-        k = cards.count(VARAN)
+        deck, help_line, discard = g.decks[s], g.helps[s], g.discards[s]
+        size = len(deck) + len(help_line) + len(discard)
+        k = deck.count(VARAN) + help_line.count(VARAN) + discard.count(VARAN)
         varans += k
-        distinct = set(cards)
+        distinct = set(deck)
+        distinct.update(help_line, discard)
         # the 14 starting cards once each, animals at most once, varans any number
         assert distinct >= STARTSET, f"spirit {s} lost a starting card"
-        assert len(distinct) == len(cards) - k + (1 if k else 0), f"spirit {s} has a double"
+        assert len(distinct) == size - k + (1 if k else 0), f"spirit {s} has a double"
         distinct -= STARTSET
         distinct.discard(VARAN)
         animals |= distinct
         count += len(distinct)
-        assert g.net[s] == sum(COIN[c] for c in g.helps[s]) <= 3, "stale solitary count"
+        assert g.net[s] == sum(map(coin, help_line)) <= 3, "stale solitary count"
     # every guardian animal is in exactly one place
     assert count == 51 == len(animals), "a guardian animal was lost or doubled"
     assert varans + g.varan_supply == VARAN_COUNT and g.varan_supply >= 0
     assert len(g.centre) <= CENTRE_CAP
     assert sum(map(sum, g.vts)) == 3 * n and min(map(min, g.vts)) >= 0
-    planted = [0] * 12
+    planted = [0] * 13
     for f in g.forests:
         assert f[7] == START_TREE
         for t in f:
-            if 0 <= t < START_TREE:
+            if t >= 0:
                 planted[t] += 1
-    assert list(map(int.__add__, planted, g.tree_supply)) == TREES.copies[n]
+    assert planted[START_TREE] == n
+    copies = TREES.copies[n]
+    supply = g.tree_supply
+    for t in range(12):
+        assert planted[t] + supply[t] == copies[t], f"tree {t} is not conserved"
     assert g.frag_supply + sum(g.frags) == FRAGMENT_COUNT and g.frag_supply >= 0
     assert min(g.frags) >= 0
     centre = g.centre

@@ -13,7 +13,7 @@ def test_conformance_3p() -> None:
         lambda s: glade.new_game("living-forest", players=PLAYERS, seed=s),
         range(1000 * PLAYERS, 1000 * PLAYERS + 100),
         check_invariants,
-        deep_every=997,
+        deep_every=1999,
     )
     assert report.games == 100 and report.round_trips > 0 and report.undos > 0
 
