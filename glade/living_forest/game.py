@@ -675,9 +675,6 @@ class LivingForestGame(Game):
             return self._why_steal(code)
         return self._why_plant(seat, code)
 
-    def _doing(self) -> str:
-        return f"finish your {SUB_NAMES[self.sub]} first"
-
     def _why_draw(self, seat: int, code: int) -> str | None:
         if code == A_DRAW:
             if self.net[seat] >= 3:

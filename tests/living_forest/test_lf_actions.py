@@ -337,3 +337,30 @@ def test_main_attract_and_extinguish_need_one_pick_before_done() -> None:
         g.apply(0, {"type": "done"})
     act(g, 0, {"type": "pick_fire", "index": 0})
     assert g.cur == 1 and g.fires[0] == [1, 0, 0]
+
+
+def test_jumping_several_spirits_steals_from_each_in_order() -> None:
+    g = fresh(4)  # rocks 0, 6, 9, 3
+    start_actions(g)
+    g.vts[2] = [0, 0, 0]
+    g.vts[0] = [2, 2, 2]
+    give(g, 0, spiral=8)
+    act(g, 0, choose("move"), {"type": "move", "steps": 8})
+    # rocks 1, 2, (3 jumped), 4, 5, (6 jumped), 7, 8, (9 jumped), 10, 11: lands on 11
+    assert g.pos[0] == 11
+    assert g.victims == [3, 1]  # spirit 2 has no tile left to take
+    act(g, 0, {"type": "steal", "tile": "fire"}, {"type": "steal", "tile": "flower"})
+    assert g.vts[3] == [0, 1, 1] and g.vts[1] == [1, 0, 1] and g.vts[0] == [3, 3, 2]
+    assert g.frags[0] == 1  # rock 11 gives a fragment
+
+
+def test_a_move_never_laps_its_own_rock() -> None:
+    g = fresh()
+    start_actions(g)
+    give(g, 0, spiral=15)
+    act(g, 0, choose("move"))
+    assert max(a["steps"] for a in g.legal_actions(0) if a.type == "move") == 10
+    with pytest.raises(IllegalAction, match="from 1 to 10"):
+        g.apply(0, {"type": "move", "steps": 11})
+    act(g, 0, {"type": "move", "steps": 10})
+    assert g.pos[0] == 11
