@@ -42,7 +42,8 @@ def _card(c: dict[str, Any] | None) -> str:
         return "(empty)"
     coin = {"solitary": " [S]", "gregarious": " [G]"}.get(c["symbol"], "")
     elems = _elements({e: c[e] for e in ELEMENTS if e in c})
-    return f"{c['name']} ${c.get('cost', 0)}{coin} {elems}"
+    cost = f" ${c['cost']}" if "cost" in c else ""
+    return f"{c['name']}{cost}{coin} {elems}"
 
 
 def describe(g: LivingForestGame, seat: int, action: Action) -> str:
