@@ -192,9 +192,8 @@ def test_round_end_logs_the_refill_and_cannot_be_undone() -> None:
     for s in (0, 1):
         g.apply(s, {"type": "stop"})
     g.apply(0, {"type": "end_actions"})
-    g.display[0] = -1  # as if attracted (kept in the count below)
-    g.decks[0].append(g.stacks[0][0])
-    g.stacks[0].pop(0)
+    g.decks[0].append(g.display[0])  # as if spirit 0 had attracted it
+    g.display[0] = -1
     g.apply(1, {"type": "end_actions"})
     assert g.phase == 0 and not g.can_undo(1)
     entry = g.log_json(None)[-1]
