@@ -220,6 +220,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         message = exc.detail if isinstance(exc.detail, str) else "the request was refused"
         if exc.status_code == 404 and message == "Not Found":
             message = "there is nothing at this address"
+        elif exc.status_code == 400 and "parsing the body" in message:
+            message = "the request body is not valid JSON (or nests or numbers too deep to read)"
         elif exc.status_code == 405:
             message = f"{request.method} is not allowed here"
         return _error(exc.status_code, message)

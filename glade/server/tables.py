@@ -160,6 +160,16 @@ def _rebuild(stored: StoredGame) -> Game:
     return state
 
 
+def _offered(state: Game, seat: int, action: Action) -> bool:
+    """True if ``action`` is, in its exact JSON form, one of the actions offered to ``seat``."""
+    text = json.dumps(action.to_json(), sort_keys=True)
+    return any(
+        json.dumps(a.to_json(), sort_keys=True) == text
+        for a in state.legal_actions(seat)
+        if a == action
+    )
+
+
 class Tables:
     """Every table this server hosts, loaded from storage on first use."""
 
@@ -426,6 +436,11 @@ class Tables:
             except Exception:  # noqa: BLE001 - odd input the engine did not expect
                 log.exception("engine error on %r in game %s", raw, room.id)
                 raise ApiError(422, "this is not an action of this game") from None
+            if not _offered(state, seat, action):
+                # the engine took it only because e.g. true == 1 in Python; JSON says otherwise
+                raise ApiError(
+                    422, "this action is not written as the game writes it (check the field types)"
+                )
             new_version = room.version + 1
             stamp = time.time()
             statements: list[Statement] = [
@@ -517,9 +532,9 @@ class Tables:
                     secrets.randbelow(2**63),
                 )
             except BrokenProcessPool:
-                log.error("the bot workers died; starting new ones")
+                log.error("the bot workers died; new ones start with the next move")
                 self._pool = None
-                continue
+                actions = choose_actions(snapshot, "random", seat, 0.0, secrets.randbelow(2**63))
             except Exception:  # noqa: BLE001 - a failing bot falls back to a random move
                 log.exception("bot %s failed in game %s; playing a random move", spec, room.id)
                 actions = choose_actions(snapshot, "random", seat, 0.0, secrets.randbelow(2**63))
