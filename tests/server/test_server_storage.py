@@ -126,32 +126,18 @@ def test_a_refused_write_changes_nothing_and_says_so(
         assert r.status_code == 200 and r.json()["version"] == 1
 
 
+INSERT_GAME = (
+    "INSERT INTO games (id, game, options, seed, version, over, open_seats, client, created_at, "
+    "updated_at) VALUES (?, 'harmonies', '{}', '1', 0, 0, 0, 't', 1.0, 1.0)"
+)
+
+
 def test_a_failing_write_in_a_group_commit_does_not_take_the_others_down(db_url: str) -> None:
     storage = Storage(db_url)
     try:
-        stamp = 1.0
-        ok = [
-            storage.write(
-                [
-                    (
-                        "INSERT INTO games (id, game, options, seed, version, over, open_seats, "
-                        "client, created_at, updated_at) VALUES (?, 'harmonies', '{}', '1', 0, 0, 0, "
-                        "'t', ?, ?)",
-                        (f"group-{i}-{db_url[-6:]}", stamp, stamp),
-                    )
-                ]
-            )
-            for i in range(5)
-        ]
-        dup = storage.write(
-            [
-                (
-                    "INSERT INTO games (id, game, options, seed, version, over, open_seats, client, "
-                    "created_at, updated_at) VALUES (?, 'harmonies', '{}', '1', 0, 0, 0, 't', ?, ?)",
-                    (f"group-0-{db_url[-6:]}", stamp, stamp),
-                )
-            ]
-        )
+        tag = db_url[-6:]
+        ok = [storage.write([(INSERT_GAME, (f"group-{i}-{tag}",))]) for i in range(5)]
+        dup = storage.write([(INSERT_GAME, (f"group-0-{tag}",))])
         for fut in ok:
             fut.result(10)
         with pytest.raises(StorageError):
