@@ -23,7 +23,7 @@ class Settings:
     # Thinking time of a bot seat per move, in seconds (search bots use it; random ignores it).
     bot_seconds: float = 1.0
     # Worker processes for bot seats (the event loop never runs a bot itself).
-    bot_workers: int = 1
+    bot_workers: int = 2
     # A snapshot of the full state is stored every this many actions (and when a game ends).
     snapshot_every: int = 25
     # Lobby list length.

@@ -160,6 +160,10 @@ def _rebuild(stored: StoredGame) -> Game:
     return state
 
 
+# Bots cheap enough to run on a thread; every other bot thinks in a worker process.
+FAST_BOTS = {"random"}
+
+
 def _offered(state: Game, seat: int, action: Action) -> bool:
     """True if ``action`` is, in its exact JSON form, one of the actions offered to ``seat``."""
     text = json.dumps(action.to_json(), sort_keys=True)
@@ -253,13 +257,20 @@ class Tables:
         seed = secrets.randbelow(2**63)
         try:
             state = glade.new_game(game, seed=seed, **options)
-            for spec in seats:
-                if spec["kind"] == "bot":
-                    make_bot(spec["bot"], state.game_name, 0)
         except (BadInput, IllegalAction) as exc:
             raise ApiError(422, str(exc)) from None
         except ImportError:
             raise ApiError(422, f"this server cannot host {game} yet") from None
+        for spec in seats:
+            if spec["kind"] == "bot":
+                try:
+                    make_bot(spec["bot"], state.game_name, 0)
+                except (BadInput, IllegalAction) as exc:
+                    raise ApiError(422, str(exc)) from None
+                except ImportError:
+                    raise ApiError(
+                        422, f"the bot {spec['bot']!r} is not installed on this server yet"
+                    ) from None
         running = await self._read(
             lambda c: c.query("SELECT COUNT(*) FROM games WHERE client = ? AND over = 0", (client,))
         )
@@ -328,6 +339,8 @@ class Tables:
     ) -> tuple[int, str]:
         """Claim an open human seat by name; with a seat's own invite token, name that seat."""
         async with room.lock:
+            if room.over:
+                raise ApiError(409, "this game is over")
             if token is not None:
                 seat = room.seat_of(token)
                 assert seat is not None
@@ -521,21 +534,21 @@ class Tables:
             spec = (room.seats[seat].bot or "random") if refused < 3 else "random"
             base_version = room.version
             snapshot = room.state.to_json()
+            args = (snapshot, spec, seat, self.settings.bot_seconds, secrets.randbelow(2**63))
             try:
-                actions = await loop.run_in_executor(
-                    self._bot_pool(),
-                    choose_actions,
-                    snapshot,
-                    spec,
-                    seat,
-                    self.settings.bot_seconds,
-                    secrets.randbelow(2**63),
-                )
+                if spec.split(":", 1)[0] in FAST_BOTS:
+                    # microseconds of work: a thread, so it never queues behind a thinking bot
+                    actions = await loop.run_in_executor(None, choose_actions, *args)
+                else:
+                    actions = await asyncio.wait_for(
+                        loop.run_in_executor(self._bot_pool(), choose_actions, *args),
+                        timeout=10 + 10 * self.settings.bot_seconds,
+                    )
             except BrokenProcessPool:
                 log.error("the bot workers died; new ones start with the next move")
                 self._pool = None
                 actions = choose_actions(snapshot, "random", seat, 0.0, secrets.randbelow(2**63))
-            except Exception:  # noqa: BLE001 - a failing bot falls back to a random move
+            except Exception:  # noqa: BLE001 - a failing or stuck bot falls back to a random move
                 log.exception("bot %s failed in game %s; playing a random move", spec, room.id)
                 actions = choose_actions(snapshot, "random", seat, 0.0, secrets.randbelow(2**63))
             if self._closing:

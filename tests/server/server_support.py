@@ -236,3 +236,13 @@ class ServerProcess:
 
 def canonical(data: Any) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def sleepy_choose(
+    state_json: dict[str, Any], spec: str, seat: int, seconds: float, seed: int
+) -> list[dict[str, Any]]:
+    """A bot that thinks for 1.5 s before a random move (runs in the server's bot workers)."""
+    from glade.server.botrunner import choose_actions
+
+    time.sleep(1.5)
+    return choose_actions(state_json, "random", seat, seconds, seed)
