@@ -26,5 +26,7 @@ class Settings:
     bot_workers: int = 2
     # A snapshot of the full state is stored every this many actions (and when a game ends).
     snapshot_every: int = 25
+    # A table nobody touched for this many seconds leaves memory (it stays stored).
+    room_idle_seconds: float = 600.0
     # Lobby list length.
     lobby_limit: int = 50

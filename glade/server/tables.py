@@ -108,6 +108,13 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    touched: float = field(default_factory=time.monotonic)
+
+    @property
+    def idle(self) -> bool:
+        """Nobody is connected, acting or thinking here: memory may let it go."""
+        busy = self.bot_task is not None and not self.bot_task.done()
+        return not self.sockets and not busy and not self.lock.locked()
 
     @property
     def over(self) -> bool:
@@ -196,6 +203,7 @@ class Tables:
     async def get(self, game_id: str) -> Room:
         room = self.rooms.get(game_id)
         if room is not None:
+            room.touched = time.monotonic()
             return room
         if len(game_id) > 64:
             raise ApiError(404, "there is no game with this id")
@@ -231,6 +239,14 @@ class Tables:
             state=state,
             seats=seats,
         )
+
+    def evict_idle(self, older_than: float) -> int:
+        """Forget tables idle for ``older_than`` seconds; storage rebuilds them when asked for."""
+        cutoff = time.monotonic() - older_than
+        gone = [gid for gid, r in self.rooms.items() if r.idle and r.touched < cutoff]
+        for gid in gone:
+            del self.rooms[gid]
+        return len(gone)
 
     async def resume(self) -> int:
         """After a start: load unfinished games with bot seats and let their bots move."""

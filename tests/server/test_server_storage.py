@@ -172,3 +172,20 @@ def test_a_postgresql_test_database_is_really_there(pg_url: str) -> None:
         from server_support import drop_pg_database
 
         drop_pg_database(base, name)
+
+
+def test_idle_tables_leave_memory_and_come_back_from_storage(db_url: str) -> None:
+    with TestClient(create_app(make_settings(db_url))) as c:
+        game_id, tokens = new_table(c, "harmonies")
+        state = c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
+        r = c.post(
+            f"/api/games/{game_id}/actions",
+            json={"action": state["legal_actions"][0], "version": 0},
+            headers=bearer(tokens[0]),
+        )
+        assert r.status_code == 200
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        before = tables.rooms[game_id].state.fingerprint()
+        assert tables.evict_idle(0.0) >= 1 and game_id not in tables.rooms
+        assert c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json() == r.json()
+        assert tables.rooms[game_id].state.fingerprint() == before
