@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint types unit bench clean
+.PHONY: run test lint types unit bench clean serve
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,14 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(PY) -m mypy
 
+# The server's storage tests also run against a real PostgreSQL on loopback: tests/server/pg.sh
+# installs (apt) and starts it idempotently and prints its URL; the tests fail if it is unreachable.
 unit: $(STAMP)
-	$(PY) -m pytest
+	@GLADE_TEST_PG="$$(bash tests/server/pg.sh start)" || exit 1; export GLADE_TEST_PG; \
+	status=0; $(PY) -m pytest || status=$$?; bash tests/server/pg.sh stop; exit $$status
+
+serve: $(STAMP)
+	$(PY) -m glade.server
 
 test: lint types unit
 
