@@ -6,20 +6,17 @@ import random
 
 import httpx
 from playwright.sync_api import Browser, expect
-from web_support import (  # noqa: I001
+from web_support import (
     Server,
-    browser,  # noqa: F401 - fixture
     create_from_lobby,
     game_id,
     new_page,
     play_harmonies_turn,
     replay_log,
-    server,  # noqa: F401 - fixture
     shot,
     version,
     wait_version_above,
 )
-
 
 FLAT = {"blue", "yellow", "green"}  # colours on which nothing can be stacked
 
@@ -61,7 +58,8 @@ def test_two_players_online_see_each_other_live(server: Server, browser: Browser
     ctx_b, b, watch_b = new_page(browser, 1100, 900)
     rng = random.Random(11)
     # Ana creates an online table; the second human seat stays open for anyone in the lobby.
-    create_from_lobby(a, server.url, "harmonies", ["human", "human"], mode="online", names={0: "Ana"})
+    seats = ["human", "human"]
+    create_from_lobby(a, server.url, "harmonies", seats, mode="online", names={0: "Ana"})
     invites = a.locator("[data-testid=invites]")
     expect(invites).to_be_visible()
     links = [a.input_value(f"[data-invite='{i}']") for i in (0, 1)]
@@ -83,7 +81,11 @@ def test_two_players_online_see_each_other_live(server: Server, browser: Browser
     before = version(b)
     central_before = b.inner_text(".central .spaces")
     spaces = a.locator(".space.legal")
-    flat = [i for i in range(spaces.count()) if FLAT & set(spaces.nth(i).get_attribute("data-tokens").split(","))]
+    offered = [
+        set((spaces.nth(i).get_attribute("data-tokens") or "").split(","))
+        for i in range(spaces.count())
+    ]
+    flat = [i for i, tokens in enumerate(offered) if FLAT & tokens]
     assert flat, "no central space holds blue, yellow or green"
     spaces.nth(flat[0]).click()
     wait_version_above(b, before)

@@ -14,13 +14,11 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page
 
 import glade
 
@@ -54,7 +52,9 @@ class Server:
         args = [sys.executable, "-m", "glade.server", "--port", str(self.port)]
         args += ["--db", f"sqlite:///{db_path}", "--bot-seconds", "0.05"]
         args += ["--messages-per-second", "1000", "--max-games-per-client", "1000"]
-        self.proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
@@ -78,22 +78,6 @@ class Server:
                 self.proc.wait(10)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("web") / "glade.sqlite3")
-    yield srv
-    srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert Path(CHROMIUM).exists(), "Debian's chromium is missing: `make test` installs it with apt-get"
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
-
-
 class Watch:
     """Collects a page's uncaught script errors so that a test can assert there were none."""
 
@@ -102,7 +86,9 @@ class Watch:
         page.on("pageerror", lambda exc: self.errors.append(str(exc)))
 
 
-def new_page(browser: Browser, width: int = 1280, height: int = 900) -> tuple[BrowserContext, Page, Watch]:
+def new_page(
+    browser: Browser, width: int = 1280, height: int = 900
+) -> tuple[BrowserContext, Page, Watch]:
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.set_default_timeout(15000)
@@ -174,11 +160,13 @@ def replay_log(base: str, gid: str) -> glade.Game:
 
 
 def acts(page: Page, selector: str) -> list[dict[str, Any]]:
-    return [json.loads(a) for a in page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.act)")]
+    """The actions offered by the elements that match ``selector``."""
+    found = page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.act)")
+    return [json.loads(a) for a in found]
 
 
 def play_harmonies_turn(page: Page, rng: random.Random, take_cards: bool = True) -> None:
-    """Play one Harmonies turn for the seat on screen with clicks only, choosing among what the page offers."""
+    """Play one Harmonies turn of the seat on screen by clicks among what the page offers."""
     start = version(page)
     v = start
     for _ in range(40):
