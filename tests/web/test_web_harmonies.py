@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import httpx
-from playwright.sync_api import Browser, expect
+from playwright.sync_api import Browser, Page, expect
 from web_support import (
     Server,
     create_from_lobby,
@@ -19,6 +19,17 @@ from web_support import (
 )
 
 FLAT = {"blue", "yellow", "green"}  # colours on which nothing can be stacked
+
+
+def heights(page: Page) -> dict[str, int]:
+    """Stack height of every cell of the main board on screen."""
+    cells = page.locator(".mine .cell")
+    return {
+        cells.nth(i).get_attribute("data-cell") or "": int(
+            cells.nth(i).get_attribute("data-height") or 0
+        )
+        for i in range(cells.count())
+    }
 
 
 def test_solo_game_by_clicks_ends_with_the_engine_score(server: Server, browser: Browser) -> None:
@@ -49,6 +60,24 @@ def test_solo_game_by_clicks_ends_with_the_engine_score(server: Server, browser:
     for category in ("trees", "mountains", "fields", "buildings", "water", "animals"):
         assert result["breakdown"][0][category] >= 0
     shot(page, "harmonies-solo-end.png", full_page=False)
+
+    # The replay rebuilds the board move by move from the public log and ends on the same board.
+    final = heights(page)
+    page.click("[data-testid=replay-link]")
+    page.wait_for_selector("[data-testid=replay]")
+    expect(page.locator("[data-testid=replay] .end-inline")).to_be_visible()
+    assert heights(page) == final
+    total_moves = len(engine.log)
+    expect(page.locator("[data-testid=replay-count]")).to_have_text(
+        f"{total_moves} / {total_moves}"
+    )
+    page.keyboard.press("Home")
+    expect(page.locator("[data-testid=replay-count]")).to_have_text(f"0 / {total_moves}")
+    assert set(heights(page).values()) == {0}
+    page.click("[data-testid=replay-next]")
+    page.click("[data-testid=replay-next]")
+    expect(page.locator("[data-testid=replay-move]")).to_contain_text("2.")
+    assert sum(heights(page).values()) == 1
     assert watch.errors == []
     context.close()
 

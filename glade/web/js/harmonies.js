@@ -382,3 +382,75 @@ export function endScreen(c) {
   }
   return `<p class="headline" data-testid="winner">${esc(headline)}</p>${tie}${breakdownTable(c, result.breakdown, { result })}`;
 }
+
+// ------------------------------------------------------------------ replay
+// Rebuild what everyone saw after each move from the public log: the spectator's first view,
+// then every standing move with the tokens and cards it revealed.
+export function replayViews(log) {
+  const first = log.initial_view;
+  const copy = (x) => JSON.parse(JSON.stringify(x));
+  let v = copy(first);
+  v.hand = [];
+  v.took_tokens = false;
+  v.spirit_offer = undefined;
+  for (const b of v.boards) {
+    b.stacks = {};
+    b.cubes = [];
+    b.cards = [];
+    delete b.spirit;
+    delete b.score;
+  }
+  const views = [copy(v)];
+  let emptied = -1;
+  for (const move of log.moves) {
+    v = copy(v);
+    const a = move.action;
+    const b = v.boards[move.seat];
+    v.current = move.seat;
+    if (a.type === "take_tokens") {
+      v.hand = v.central[a.space];
+      v.central[a.space] = [];
+      v.took_tokens = true;
+      emptied = a.space;
+    } else if (a.type === "place_token") {
+      (b.stacks[a.cell] = b.stacks[a.cell] || []).push(a.color);
+      v.hand.splice(v.hand.indexOf(a.color), 1);
+    } else if (a.type === "take_card") {
+      b.cards.push({ card: v.row[a.slot], placed: 0, complete: false });
+      v.row[a.slot] = null;
+    } else if (a.type === "place_cube") {
+      b.cubes.push(a.cell);
+      if (b.spirit && b.spirit.card === a.card) b.spirit.placed = true;
+      const held = b.cards.find((c) => c.card === a.card && !c.complete);
+      if (held) {
+        held.placed += 1;
+        held.complete = held.placed === CARDS[a.card].cubes;
+      }
+    } else if (a.type === "choose_spirit") {
+      b.spirit = { card: a.card, placed: false };
+    } else if (a.type === "discard_card") {
+      const cards = (move.chance && move.chance.cards) || [];
+      v.row[a.slot] = cards[0] || null;
+    } else if (a.type === "end_turn") {
+      const chance = move.chance || { tokens: [], cards: [] };
+      if (v.players === 1) {
+        const tokens = chance.tokens || [];
+        v.central = [0, 1, 2].map((i) => tokens.slice(3 * i, 3 * i + 3));
+      } else if (emptied >= 0) {
+        v.central[emptied] = chance.tokens || [];
+      }
+      const cards = [...(chance.cards || [])];
+      v.row = v.row.map((c) => (c === null && cards.length ? cards.shift() : c));
+      v.hand = [];
+      v.took_tokens = false;
+      emptied = -1;
+      v.current = (move.seat + 1) % v.players;
+    }
+    views.push(v);
+  }
+  return views;
+}
+
+export function replayRender(c) {
+  return render(c);
+}
