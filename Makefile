@@ -24,8 +24,6 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(PY) -m mypy
 
-# The server's storage tests also run against a real PostgreSQL on loopback: tests/server/pg.sh
-# installs (apt) and starts it idempotently and prints its URL; the tests fail if it is unreachable.
 # The browser tests drive Debian's chromium through Playwright (never `playwright install`); a CJK
 # font makes the Korean and Chinese pages readable in their screenshots.
 browser:
@@ -33,6 +31,8 @@ browser:
 		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null; \
 	fi
 
+# The server's storage tests also run against a real PostgreSQL on loopback: tests/server/pg.sh
+# installs (apt) and starts it idempotently and prints its URL; the tests fail if it is unreachable.
 unit: $(STAMP) browser
 	@GLADE_TEST_PG="$$(bash tests/server/pg.sh start)" || exit 1; export GLADE_TEST_PG; \
 	status=0; $(PY) -m pytest || status=$$?; bash tests/server/pg.sh stop; exit $$status
