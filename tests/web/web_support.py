@@ -204,3 +204,27 @@ def play_harmonies_turn(page: Page, rng: random.Random, take_cards: bool = True)
         wait_version_above(page, v)
         return
     raise AssertionError("a turn did not end after 40 clicks")
+
+
+LF_WEIGHTS = {"end_actions": 0.05, "done": 0.3, "stop": 0.25, "use_fragment": 0.1}
+
+
+def play_living_forest_step(page: Page, rng: random.Random) -> bool:
+    """Click one of the moves the Living Forest page offers now; False if it offers none."""
+    start = version(page)
+    offered = page.locator("[data-testid=table] [data-act]:not([data-key=undo])")
+    count = offered.count()
+    if not count:
+        trees = page.locator("[data-key^=tree-]")
+        if trees.count():  # choose a tree first, then its highlighted cells appear
+            trees.nth(rng.randrange(trees.count())).click()
+            return True
+        return False
+    kinds = [
+        json.loads(offered.nth(i).get_attribute("data-act") or "{}")["type"] for i in range(count)
+    ]
+    weights = [LF_WEIGHTS.get(k, 1.0) for k in kinds]
+    choice = rng.choices(range(count), weights)[0]
+    offered.nth(choice).click()
+    wait_version_above(page, start)
+    return True

@@ -451,6 +451,14 @@ export function replayViews(log) {
   return views;
 }
 
+// The rebuilt position of a step; the last one of a finished game carries the server's scores.
+export function replayStep(views, step, final) {
+  const view = views[step];
+  if (step !== views.length - 1 || !final.over) return view;
+  const boards = view.boards.map((b, s) => ({ ...b, score: final.boards[s].score }));
+  return { ...view, over: true, result: final.result, boards };
+}
+
 export function replayRender(c) {
   return render(c);
 }

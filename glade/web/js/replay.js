@@ -22,18 +22,14 @@ export async function showReplay(root, id) {
   const ui = mod.newUi();
 
   function render() {
-    const last = step === views.length - 1;
-    let view = views[step];
-    if (last && final.view.over) {
-      // the rebuilt board, with the scores and result the server computed
-      view = { ...view, over: true, result: final.view.result, boards: view.boards.map((b, s) => ({ ...b, score: final.view.boards[s].score })) };
-    }
+    const last = step === views.length - 1 && final.view.over;
+    const view = mod.replayStep(views, step, final.view);
     const c = { state: { version: step, to_act: [], view }, view, legal: [], seat: null, mine: [], watching: true, nameOf, ui, hint: null };
     const move = step > 0 ? log.moves[step - 1] : null;
     const said = move ? `${step}. ${mod.describeLog(move, c)}` : t("replay.start");
     root.innerHTML = `<div class="replay" data-testid="replay" data-step="${step}">
       <section class="panel">
-        <h1>${esc(t("replay.title", { game: t(`game.${view.game}`) }))}</h1>
+        <h1>${esc(t("replay.title", { game: t(`game.${final.view.game}`) }))}</h1>
         <div class="replay-bar">
           <button type="button" data-go="first" aria-label="${esc(t("replay.first"))}">⏮</button>
           <button type="button" data-go="prev" aria-label="${esc(t("replay.prev"))}" data-testid="replay-prev">◀</button>
@@ -46,7 +42,7 @@ export async function showReplay(root, id) {
         <p class="replay-move" aria-live="polite" data-testid="replay-move">${esc(said)}</p>
       </section>
       <div class="play">${mod.replayRender(c)}</div>
-      ${last && final.view.over ? `<section class="panel end-inline"><h2>${esc(t("end.title"))}</h2>${mod.endScreen(c)}</section>` : ""}
+      ${last ? `<section class="panel end-inline"><h2>${esc(t("end.title"))}</h2>${mod.endScreen(c)}</section>` : ""}
       <p class="links"><a href="#/">${esc(t("nav.lobby"))}</a></p>
     </div>`;
   }
