@@ -152,7 +152,9 @@ def replay_log(base: str, gid: str) -> glade.Game:
     log = httpx.get(f"{base}/api/games/{gid}/log", timeout=10).json()
     assert log["over"], "the game is not over"
     state = httpx.get(f"{base}/api/games/{gid}", timeout=10).json()
-    options = dict(state["view"]["options"])
+    view = state["view"]
+    # Harmonies' view carries its options; Living Forest's only its player count
+    options = dict(view["options"]) if "options" in view else {"players": view["players"]}
     game = glade.new_game(state["game"], seed=log["seed"], **options)
     for entry in log["history"]:
         game.apply(entry["seat"], entry["action"])
@@ -206,7 +208,7 @@ def play_harmonies_turn(page: Page, rng: random.Random, take_cards: bool = True)
     raise AssertionError("a turn did not end after 40 clicks")
 
 
-LF_WEIGHTS = {"end_actions": 0.05, "done": 0.3, "stop": 0.25, "use_fragment": 0.1}
+LF_WEIGHTS = {"end_actions": 0.05, "done": 0.3, "stop": 0.25, "use_fragment": 0.1, "plant": 3.0}
 
 
 def play_living_forest_step(page: Page, rng: random.Random) -> bool:

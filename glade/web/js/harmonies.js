@@ -452,9 +452,9 @@ export function replayViews(log) {
 }
 
 // The rebuilt position of a step; the last one of a finished game carries the server's scores.
-export function replayStep(views, step, final) {
+export function replayStep(views, step, final, last) {
   const view = views[step];
-  if (step !== views.length - 1 || !final.over) return view;
+  if (!last) return view;
   const boards = view.boards.map((b, s) => ({ ...b, score: final.boards[s].score }));
   return { ...view, over: true, result: final.result, boards };
 }

@@ -307,8 +307,8 @@ export function replayViews(log) {
   return [log.initial_view, ...log.moves.map(() => null)];
 }
 
-export function replayStep(views, step, final) {
-  if (step === views.length - 1 && final.over) return final;
+export function replayStep(views, step, final, last) {
+  if (last) return final;
   return views[step];
 }
 

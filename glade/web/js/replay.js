@@ -22,8 +22,8 @@ export async function showReplay(root, id) {
   const ui = mod.newUi();
 
   function render() {
-    const last = step === views.length - 1 && final.view.over;
-    const view = mod.replayStep(views, step, final.view);
+    const last = step === views.length - 1 && Boolean(final.over || final.view.over || final.view.phase === "over");
+    const view = mod.replayStep(views, step, final.view, last);
     const c = { state: { version: step, to_act: [], view }, view, legal: [], seat: null, mine: [], watching: true, nameOf, ui, hint: null };
     const move = step > 0 ? log.moves[step - 1] : null;
     const said = move ? `${step}. ${mod.describeLog(move, c)}` : t("replay.start");

@@ -170,10 +170,11 @@ export async function showTable(root, id, { spectator }) {
     return log.map((e) => `<li>${esc(mod.describeLog(e, ctx()))}</li>`).join("");
   }
 
+  const isOver = () => Boolean(state.over || state.view.over || state.view.phase === "over");
+
   function statusHtml() {
     const c = ctx();
-    const v = state.view;
-    if (v.over) return esc(t("table.gameOver"));
+    if (isOver()) return esc(t("table.gameOver"));
     const turnText = state.to_act.map(nameOf).join(", ");
     if (!watching && state.to_act.includes(shown)) {
       const who = mine.length > 1 ? `${nameOf(shown)} · ` : "";
@@ -205,7 +206,7 @@ export async function showTable(root, id, { spectator }) {
         <section class="panel log-panel"><h2>${esc(t("table.log"))}</h2><ol class="log" data-log>${logHtml()}</ol></section>
         <p class="links"><a href="#/">${esc(t("nav.lobby"))}</a> · <a href="#/replay/${encodeURIComponent(id)}">${esc(t("nav.replay"))}</a></p>
       </aside>
-      ${v.over && !endClosed ? endHtml(c) : ""}
+      ${isOver() && state.view.result && !endClosed ? endHtml(c) : ""}
     </div>`;
     if (hintOn && hint) {
       const wanted = new Set(hint.map(canonical));
