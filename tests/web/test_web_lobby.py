@@ -3,10 +3,20 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 
 from playwright.sync_api import Browser, expect
-from web_support import ROOT, Server, create_from_lobby, new_page, shot, version, wait_version_above
+from web_support import (
+    ROOT,
+    Server,
+    create_from_lobby,
+    new_page,
+    play_harmonies_turn,
+    shot,
+    version,
+    wait_version_above,
+)
 
 WEB = ROOT / "glade" / "web"
 LANGS = ("en", "ko", "zh")
@@ -85,9 +95,13 @@ def test_phone_width_layout(server: Server, browser: Browser) -> None:
     overflow = "document.documentElement.scrollWidth - window.innerWidth"
     assert page.evaluate(overflow) <= 0, "the lobby scrolls sideways on a phone"
     shot(page, "phone-lobby.png")
-    create_from_lobby(page, server.url, "harmonies", ["human", "random"], names={0: "Mia"})
+    # hot-seat: two humans share the phone, the table turns to whoever plays
+    names = {0: "Mia", 1: "Noa"}
+    create_from_lobby(page, server.url, "harmonies", ["human", "human"], names=names)
     page.wait_for_selector("[data-testid=table]")
     assert page.evaluate(overflow) <= 0, "the table scrolls sideways on a phone"
+    assert page.get_attribute("[data-testid=table]", "data-seat") == "0"
+    expect(page.locator("[data-testid=status]")).to_contain_text("Mia")
     # the board fits the screen and is playable by touch-sized clicks
     box = page.locator(".mine .hboard").bounding_box()
     assert box and box["width"] <= 390
@@ -101,5 +115,14 @@ def test_phone_width_layout(server: Server, browser: Browser) -> None:
     wait_version_above(page, v)
     assert page.evaluate(overflow) <= 0
     shot(page, "phone-harmonies.png")
+    play_harmonies_turn(page, random.Random(2))
+    page.wait_for_selector("[data-testid=table][data-seat='1']")
+    expect(page.locator("[data-testid=status]")).to_contain_text("Noa")
+    expect(page.locator(".mine h2")).to_contain_text("Your board")
+    # Living Forest fits the phone too
+    create_from_lobby(page, server.url, "living-forest", ["human", "random"], names={0: "Mia"})
+    page.wait_for_selector("[data-testid=table] .forest")
+    assert page.evaluate(overflow) <= 0, "the Living Forest table scrolls sideways on a phone"
+    shot(page, "phone-living-forest.png")
     assert watch.errors == []
     context.close()

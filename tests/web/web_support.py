@@ -130,6 +130,7 @@ def create_from_lobby(
     mode: str = "hotseat",
     names: dict[int, str] | None = None,
     side: str = "A",
+    spirits: bool = False,
 ) -> None:
     """Fill the lobby form (game, players, side, seats, mode) and press Create."""
     page.goto(base + "/#/")
@@ -138,6 +139,7 @@ def create_from_lobby(
     page.select_option("[data-testid=players]", str(len(seats)))
     if game == "harmonies":
         page.check(f"input[name=side][value={side}]")
+        page.set_checked("input[name=spirits]", spirits)
     if len(seats) > 1:
         page.check(f"input[name=mode][value={mode}]")
     for i, kind in enumerate(seats):
@@ -193,6 +195,11 @@ def play_harmonies_turn(page: Page, rng: random.Random, take_cards: bool = True)
         cube_cells = page.locator(".cell.cube-ok")
         if cube_cells.count():
             cube_cells.nth(rng.randrange(cube_cells.count())).click()
+            v = wait_version_above(page, v)
+            continue
+        discards = page.locator("[data-key^=discard-]")
+        if discards.count() and rng.random() < 0.3:
+            discards.nth(rng.randrange(discards.count())).click()
             v = wait_version_above(page, v)
             continue
         takes = page.locator("[data-key^=take-]")

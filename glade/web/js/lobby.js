@@ -6,7 +6,7 @@ import { toast } from "./main.js";
 const DEFAULT_BOTS = ["random", "greedy", "mcts:easy", "mcts:normal", "mcts:hard"];
 const FORM_KEY = "glade.lobby";
 
-function botLabel(spec) {
+export function botLabel(spec) {
   const [base, level] = spec.split(":");
   const name = t(`bot.${base}`);
   return level ? `${name} · ${t(`bot.level.${level}`)}` : name;

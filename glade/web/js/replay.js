@@ -3,6 +3,7 @@ import { api } from "./api.js";
 import * as harmonies from "./harmonies.js";
 import { esc, t } from "./i18n.js";
 import * as livingForest from "./living_forest.js";
+import { botLabel } from "./lobby.js";
 
 const MODULES = { harmonies, "living-forest": livingForest };
 
@@ -13,7 +14,7 @@ export async function showReplay(root, id) {
   const views = mod.replayViews(log);
   const names = {};
   for (const s of log.seats || final.seats || []) {
-    if (s.kind === "bot") names[s.seat] = `${t(`bot.${String(s.bot).split(":")[0]}`)}`;
+    if (s.kind === "bot") names[s.seat] = botLabel(String(s.bot));
     else if (s.name) names[s.seat] = s.name;
   }
   const nameOf = (seat) => names[seat] || t("table.seatN", { n: seat + 1 });

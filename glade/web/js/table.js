@@ -3,6 +3,7 @@ import { ApiError, LiveSocket, api, seatsFor } from "./api.js";
 import * as harmonies from "./harmonies.js";
 import { esc, t } from "./i18n.js";
 import * as livingForest from "./living_forest.js";
+import { botLabel } from "./lobby.js";
 import { toast } from "./main.js";
 
 const MODULES = { harmonies, "living-forest": livingForest };
@@ -57,7 +58,7 @@ export async function showTable(root, id, { spectator }) {
     if (Array.isArray(list)) {
       list.forEach((s, i) => {
         const seat = Number.isInteger(s.seat) ? s.seat : i;
-        const label = s.name || (s.bot ? t(`bot.${String(s.bot).split(":")[0]}`) : "");
+        const label = s.kind === "bot" && s.bot ? botLabel(String(s.bot)) : s.name || "";
         if (label) names[seat] = label;
       });
     }
