@@ -108,6 +108,13 @@ def test_two_players_online_see_each_other_live(server: Server, browser: Browser
     expect(a.locator(".scores thead")).to_contain_text("Bo", timeout=10000)
     expect(b.locator("[data-testid=status]")).to_contain_text("Ana")
 
+    # A spectator follows the table from its public link.
+    ctx_s, spectator, watch_s = new_page(browser, 800, 700)
+    spectator.goto(f"{server.url}/?game={gid}")
+    spectator.wait_for_selector("[data-testid=table]")
+    assert "#/watch/" in spectator.url
+    watched = version(spectator)
+
     # Ana takes tokens (a space with a token nothing can be stacked on): Bo sees it live.
     before = version(b)
     central_before = b.inner_text(".central .spaces")
@@ -176,6 +183,10 @@ def test_two_players_online_see_each_other_live(server: Server, browser: Browser
     wait_version_above(b, v_a - 1, timeout=20000)
     expect(b.locator("#conn")).to_have_attribute("data-status", "online")
     shot(a, "harmonies-online-midgame.png")
-    assert watch_a.errors == [] and watch_b.errors == []
+    wait_version_above(spectator, watched)
+    assert spectator.locator("[data-testid=hand]").count() == 0
+    assert spectator.locator("[data-act]").count() == 0, "a spectator is offered no move"
+    assert watch_a.errors == [] and watch_b.errors == [] and watch_s.errors == []
+    ctx_s.close()
     ctx_a.close()
     ctx_b.close()
