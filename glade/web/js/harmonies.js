@@ -149,13 +149,18 @@ function boardSvg(board, { size, legalToken, cubeCells, hintCells, interactive, 
 
 function habitatSvg(card, size = 13) {
   const cells = card.cells.map((cell) => [cell.q, cell.r]);
-  const [x, y, w, h] = viewBox(cells, size, 2);
+  // one frame size for every card, so that a habitat's cells are drawn at the same scale
+  const [bx, by, bw, bh] = viewBox(cells, size, 2);
+  const w = Math.max(bw, size * 5.6);
+  const h = Math.max(bh, size * 5.6);
+  const x = bx - (w - bw) / 2;
+  const y = by - (h - bh) / 2;
   let body = "";
   for (const cell of card.cells) {
     const [cx, cy] = centre(cell.q, cell.r, size);
     body += `<polygon class="hex mini" points="${hexPoints(cx, cy, size * 0.95)}"/>`;
     body += stack(cx, cy, size, cell.stack, { badge: false });
-    if (cell.cube) body += cube(cx, topY(cy, size, cell.stack.length) - size * 0.2, size * 0.26, "marker");
+    if (cell.cube) body += cube(cx + size * 0.55, topY(cy, size, cell.stack.length) - size * 0.35, size * 0.3, "marker");
   }
   return `<svg class="habitat" viewBox="${x.toFixed(1)} ${y.toFixed(1)} ${w.toFixed(1)} ${h.toFixed(1)}" aria-hidden="true">${body}</svg>`;
 }

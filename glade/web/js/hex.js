@@ -82,8 +82,3 @@ export function cube(cx, cy, s, cls = "") {
   const right = `${cx + w},${cy - h} ${cx},${cy} ${cx},${cy + s} ${cx + w},${cy + h}`;
   return `<g class="cube ${cls}"><polygon points="${top}" class="cube-top"/><polygon points="${left}" class="cube-left"/><polygon points="${right}" class="cube-right"/></g>`;
 }
-
-export const DEFS = `<defs><linearGradient id="tok-any" x1="0" x2="1" y1="0" y2="0">
-  <stop offset="0" stop-color="var(--tok-gray)"/><stop offset="0.33" stop-color="var(--tok-gray)"/>
-  <stop offset="0.33" stop-color="var(--tok-brown)"/><stop offset="0.66" stop-color="var(--tok-brown)"/>
-  <stop offset="0.66" stop-color="var(--tok-red)"/><stop offset="1" stop-color="var(--tok-red)"/></linearGradient></defs>`;
