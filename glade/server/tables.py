@@ -440,9 +440,16 @@ class Tables:
     async def act(
         self, room: Room, seat: int | None, raw: dict[str, Any], version: int | None
     ) -> None:
-        """Apply one action of ``seat`` (None: a spectator) based on ``version`` (None: any)."""
+        """Apply one action of ``seat`` (None: a spectator) based on ``version`` (None: any).
+
+        Runs shielded: a caller that goes away mid-way (a dropped request, a stopping bot) never
+        leaves a stored action that the table in memory does not have.
+        """
         if seat is None:
             raise ApiError(403, "spectators cannot act; open the game with a seat's token")
+        await asyncio.shield(self._act(room, seat, raw, version))
+
+    async def _act(self, room: Room, seat: int, raw: dict[str, Any], version: int | None) -> None:
         async with room.lock:
             if version is not None and version != room.version:
                 raise ApiError(
