@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -192,9 +193,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         resumed = await tables.resume()
         if resumed:
             log.info("resumed %d games with bot seats", resumed)
+
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(min(60.0, settings.room_idle_seconds))
+                tables.evict_idle(settings.room_idle_seconds)
+
+        sweeper = asyncio.get_running_loop().create_task(sweep())
         try:
             yield
         finally:
+            sweeper.cancel()
             await tables.close()
             storage.close()
 
@@ -220,6 +229,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         message = exc.detail if isinstance(exc.detail, str) else "the request was refused"
         if exc.status_code == 404 and message == "Not Found":
             message = "there is nothing at this address"
+        elif exc.status_code == 400 and "parsing the body" in message:
+            message = "the request body is not valid JSON (or nests or numbers too deep to read)"
         elif exc.status_code == 405:
             message = f"{request.method} is not allowed here"
         return _error(exc.status_code, message)
@@ -404,8 +415,6 @@ async def _answer(websocket: WebSocket, text: str) -> None:
 
 
 def _start(conn: Connection) -> Any:
-    import asyncio
-
     async def run() -> None:
         try:
             await conn.pump()

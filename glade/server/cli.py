@@ -85,6 +85,14 @@ def serve(args: argparse.Namespace) -> int:
         bot_seconds=args.bot_seconds,
         bot_workers=args.bot_workers,
     )
+    try:  # open the database once first: a wrong URL is a sentence, not a traceback
+        from .storage import Storage
+
+        Storage(db, settings.sqlite_synchronous).close()
+    except Exception as exc:  # noqa: BLE001 - any driver error means the same to the user
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        print(f"glade: cannot open the database {db} ({first})", file=sys.stderr)
+        return 2
     try:
         app = create_app(settings)
         uvicorn.run(

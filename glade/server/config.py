@@ -23,8 +23,10 @@ class Settings:
     # Thinking time of a bot seat per move, in seconds (search bots use it; random ignores it).
     bot_seconds: float = 1.0
     # Worker processes for bot seats (the event loop never runs a bot itself).
-    bot_workers: int = 1
+    bot_workers: int = 2
     # A snapshot of the full state is stored every this many actions (and when a game ends).
     snapshot_every: int = 25
+    # A table nobody touched for this many seconds leaves memory (it stays stored).
+    room_idle_seconds: float = 600.0
     # Lobby list length.
     lobby_limit: int = 50

@@ -10,7 +10,7 @@ Name = Annotated[str, Field(min_length=1, max_length=40)]
 BotSpec = Annotated[
     str, Field(min_length=1, max_length=40, examples=["random", "greedy", "mcts:normal"])
 ]
-Version = Annotated[int, Field(ge=0, le=1_000_000)]
+Version = Annotated[int, Field(ge=0, le=1_000_000, strict=True)]
 
 
 class Strict(BaseModel):

@@ -108,6 +108,13 @@ class Room:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     sockets: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
+    touched: float = field(default_factory=time.monotonic)
+
+    @property
+    def idle(self) -> bool:
+        """Nobody is connected, acting or thinking here: memory may let it go."""
+        busy = self.bot_task is not None and not self.bot_task.done()
+        return not self.sockets and not busy and not self.lock.locked()
 
     @property
     def over(self) -> bool:
@@ -160,6 +167,20 @@ def _rebuild(stored: StoredGame) -> Game:
     return state
 
 
+# Bots cheap enough to run on a thread; every other bot thinks in a worker process.
+FAST_BOTS = {"random"}
+
+
+def _offered(state: Game, seat: int, action: Action) -> bool:
+    """True if ``action`` is, in its exact JSON form, one of the actions offered to ``seat``."""
+    text = json.dumps(action.to_json(), sort_keys=True)
+    return any(
+        json.dumps(a.to_json(), sort_keys=True) == text
+        for a in state.legal_actions(seat)
+        if a == action
+    )
+
+
 class Tables:
     """Every table this server hosts, loaded from storage on first use."""
 
@@ -182,6 +203,7 @@ class Tables:
     async def get(self, game_id: str) -> Room:
         room = self.rooms.get(game_id)
         if room is not None:
+            room.touched = time.monotonic()
             return room
         if len(game_id) > 64:
             raise ApiError(404, "there is no game with this id")
@@ -218,6 +240,14 @@ class Tables:
             seats=seats,
         )
 
+    def evict_idle(self, older_than: float) -> int:
+        """Forget tables idle for ``older_than`` seconds; storage rebuilds them when asked for."""
+        cutoff = time.monotonic() - older_than
+        gone = [gid for gid, r in self.rooms.items() if r.idle and r.touched < cutoff]
+        for gid in gone:
+            del self.rooms[gid]
+        return len(gone)
+
     async def resume(self) -> int:
         """After a start: load unfinished games with bot seats and let their bots move."""
         ids = await self._read(
@@ -243,13 +273,20 @@ class Tables:
         seed = secrets.randbelow(2**63)
         try:
             state = glade.new_game(game, seed=seed, **options)
-            for spec in seats:
-                if spec["kind"] == "bot":
-                    make_bot(spec["bot"], state.game_name, 0)
         except (BadInput, IllegalAction) as exc:
             raise ApiError(422, str(exc)) from None
         except ImportError:
             raise ApiError(422, f"this server cannot host {game} yet") from None
+        for spec in seats:
+            if spec["kind"] == "bot":
+                try:
+                    make_bot(spec["bot"], state.game_name, 0)
+                except (BadInput, IllegalAction) as exc:
+                    raise ApiError(422, str(exc)) from None
+                except ImportError:
+                    raise ApiError(
+                        422, f"the bot {spec['bot']!r} is not installed on this server yet"
+                    ) from None
         running = await self._read(
             lambda c: c.query("SELECT COUNT(*) FROM games WHERE client = ? AND over = 0", (client,))
         )
@@ -318,6 +355,8 @@ class Tables:
     ) -> tuple[int, str]:
         """Claim an open human seat by name; with a seat's own invite token, name that seat."""
         async with room.lock:
+            if room.over:
+                raise ApiError(409, "this game is over")
             if token is not None:
                 seat = room.seat_of(token)
                 assert seat is not None
@@ -401,9 +440,16 @@ class Tables:
     async def act(
         self, room: Room, seat: int | None, raw: dict[str, Any], version: int | None
     ) -> None:
-        """Apply one action of ``seat`` (None: a spectator) based on ``version`` (None: any)."""
+        """Apply one action of ``seat`` (None: a spectator) based on ``version`` (None: any).
+
+        Runs shielded: a caller that goes away mid-way (a dropped request, a stopping bot) never
+        leaves a stored action that the table in memory does not have.
+        """
         if seat is None:
             raise ApiError(403, "spectators cannot act; open the game with a seat's token")
+        await asyncio.shield(self._act(room, seat, raw, version))
+
+    async def _act(self, room: Room, seat: int, raw: dict[str, Any], version: int | None) -> None:
         async with room.lock:
             if version is not None and version != room.version:
                 raise ApiError(
@@ -426,6 +472,11 @@ class Tables:
             except Exception:  # noqa: BLE001 - odd input the engine did not expect
                 log.exception("engine error on %r in game %s", raw, room.id)
                 raise ApiError(422, "this is not an action of this game") from None
+            if not _offered(state, seat, action):
+                # the engine took it only because e.g. true == 1 in Python; JSON says otherwise
+                raise ApiError(
+                    422, "this action is not written as the game writes it (check the field types)"
+                )
             new_version = room.version + 1
             stamp = time.time()
             statements: list[Statement] = [
@@ -506,21 +557,21 @@ class Tables:
             spec = (room.seats[seat].bot or "random") if refused < 3 else "random"
             base_version = room.version
             snapshot = room.state.to_json()
+            args = (snapshot, spec, seat, self.settings.bot_seconds, secrets.randbelow(2**63))
             try:
-                actions = await loop.run_in_executor(
-                    self._bot_pool(),
-                    choose_actions,
-                    snapshot,
-                    spec,
-                    seat,
-                    self.settings.bot_seconds,
-                    secrets.randbelow(2**63),
-                )
+                if spec.split(":", 1)[0] in FAST_BOTS:
+                    # microseconds of work: a thread, so it never queues behind a thinking bot
+                    actions = await loop.run_in_executor(None, choose_actions, *args)
+                else:
+                    actions = await asyncio.wait_for(
+                        loop.run_in_executor(self._bot_pool(), choose_actions, *args),
+                        timeout=10 + 10 * self.settings.bot_seconds,
+                    )
             except BrokenProcessPool:
-                log.error("the bot workers died; starting new ones")
+                log.error("the bot workers died; new ones start with the next move")
                 self._pool = None
-                continue
-            except Exception:  # noqa: BLE001 - a failing bot falls back to a random move
+                actions = choose_actions(snapshot, "random", seat, 0.0, secrets.randbelow(2**63))
+            except Exception:  # noqa: BLE001 - a failing or stuck bot falls back to a random move
                 log.exception("bot %s failed in game %s; playing a random move", spec, room.id)
                 actions = choose_actions(snapshot, "random", seat, 0.0, secrets.randbelow(2**63))
             if self._closing:
