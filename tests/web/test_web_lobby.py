@@ -97,7 +97,7 @@ def test_phone_width_layout(server: Server, browser: Browser) -> None:
     shot(page, "phone-lobby.png")
     # hot-seat: two humans share the phone, the table turns to whoever plays
     names = {0: "Mia", 1: "Noa"}
-    create_from_lobby(page, server.url, "harmonies", ["human", "human"], names=names)
+    create_from_lobby(page, server.url, "harmonies", ["human", "human"], names=names, spirits=True)
     page.wait_for_selector("[data-testid=table]")
     assert page.evaluate(overflow) <= 0, "the table scrolls sideways on a phone"
     assert page.get_attribute("[data-testid=table]", "data-seat") == "0"
@@ -106,6 +106,8 @@ def test_phone_width_layout(server: Server, browser: Browser) -> None:
     box = page.locator(".mine .hboard").bounding_box()
     assert box and box["width"] <= 390
     v = version(page)
+    page.locator("[data-key^=spirit-]").first.click()
+    v = wait_version_above(page, v)
     page.locator(".space.legal").first.click()
     v = wait_version_above(page, v)
     cell = page.locator(".cell.legal").first
@@ -116,7 +118,13 @@ def test_phone_width_layout(server: Server, browser: Browser) -> None:
     assert page.evaluate(overflow) <= 0
     shot(page, "phone-harmonies.png")
     play_harmonies_turn(page, random.Random(2))
+    # Noa's face-down spirits stay covered until Noa takes the phone
+    handoff = page.locator("[data-testid=handoff]")
+    expect(handoff).to_contain_text("Noa")
+    assert page.locator(".offer").count() == 0
+    page.click("[data-reveal]")
     page.wait_for_selector("[data-testid=table][data-seat='1']")
+    expect(page.locator(".offer")).to_be_visible()
     expect(page.locator("[data-testid=status]")).to_contain_text("Noa")
     expect(page.locator(".mine h2")).to_contain_text("Your board")
     # Living Forest fits the phone too

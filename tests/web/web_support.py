@@ -107,13 +107,15 @@ def version(page: Page) -> int:
 
 
 def wait_version_above(page: Page, old: int, timeout: float = 15000) -> int:
+    """Wait until the table shows a later version (or is covered to be handed to the next player)."""
     page.wait_for_function(
-        "v => { const t = document.querySelector('[data-testid=table]');"
+        "v => { if (document.querySelector('[data-testid=handoff]')) return true;"
+        " const t = document.querySelector('[data-testid=table]');"
         " return t && Number(t.dataset.version) > v; }",
         arg=old,
         timeout=timeout,
     )
-    return version(page)
+    return version(page) if page.locator("[data-testid=table]").count() else old + 1
 
 
 def game_id(page: Page) -> str:

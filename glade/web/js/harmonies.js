@@ -24,6 +24,11 @@ export function boardCells(side) {
 export const cardName = (id) => t(`card.${id}`);
 const colourName = (c) => t(`colour.${c}`);
 
+// What a seat's view shows that the other players may not see: its face-down spirit offer.
+export function hasSecret(view) {
+  return Boolean(view.spirit_offer);
+}
+
 // ------------------------------------------------------------------ local selection
 export function newUi() {
   return { color: null, card: null };

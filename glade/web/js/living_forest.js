@@ -47,6 +47,11 @@ function cardHtml(card, { a = null, level = null } = {}) {
     ${cost}${elementsHtml(data)}<span class="muted">${esc(symbolText(data.symbol))}</span></article>`;
 }
 
+// Living Forest shows every seat the same public table: nothing to cover in hot-seat.
+export function hasSecret() {
+  return false;
+}
+
 // ------------------------------------------------------------------ local selection: the tree to plant
 export function newUi() {
   return { tree: null };

@@ -43,6 +43,7 @@ export async function showTable(root, id, { spectator }) {
   let hint = null;
   let hintOn = false;
   let endClosed = false;
+  let handoff = null; // hot-seat: the seat the device must be passed to before its view shows
   const ui = mod.newUi();
   const conn = document.getElementById("conn");
   let connState = "online";
@@ -81,7 +82,11 @@ export async function showTable(root, id, { spectator }) {
       const fresh = await api.state(id, tokenOf(want));
       if (fresh.version < state.version) return;
       next = fresh;
-      if (want !== shown) mod.resetUi(ui);
+      if (want !== shown) {
+        mod.resetUi(ui);
+        // hot-seat: the next player's face-down cards stay covered until they take the device
+        if (mine.length > 1 && mod.hasSecret(next.view)) handoff = want;
+      }
       shown = want;
     }
     if (next.version !== state.version) {
@@ -185,6 +190,12 @@ export async function showTable(root, id, { spectator }) {
   }
 
   function render() {
+    if (handoff !== null) {
+      root.innerHTML = `<section class="panel handoff" data-testid="handoff"><h1>${esc(t("table.passTo", { name: nameOf(handoff) }))}</h1>
+        <p>${esc(t("table.passHelp"))}</p><button type="button" class="primary" data-reveal data-key="reveal">${esc(t("table.reveal", { name: nameOf(handoff) }))}</button></section>`;
+      root.querySelector("[data-reveal]").focus();
+      return;
+    }
     const focused = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.key : null;
     const c = ctx();
     const v = state.view;
@@ -241,13 +252,16 @@ export async function showTable(root, id, { spectator }) {
       render();
     } else if (el.dataset.hint !== undefined) {
       askHint();
+    } else if (el.dataset.reveal !== undefined) {
+      handoff = null;
+      render();
     } else if (el.dataset.closeEnd !== undefined) {
       endClosed = true;
       render();
     }
   }
 
-  const SELECTOR = "[data-act],[data-ui],[data-hint],[data-close-end]";
+  const SELECTOR = "[data-act],[data-ui],[data-hint],[data-close-end],[data-reveal]";
   function onClick(ev) {
     const el = ev.target.closest(SELECTOR);
     if (el && root.contains(el) && !el.disabled) {
