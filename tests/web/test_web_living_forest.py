@@ -63,5 +63,12 @@ def test_living_forest_against_a_bot_by_clicks(server: Server, browser: Browser)
     assert max(max(b["trees"], b["fires"], b["flowers"]) for b in result["breakdown"]) >= 12
     assert shot_taken, "the game ended before a mid-game screenshot"
     shot(page, "living-forest-end.png", full_page=False)
+    # the replay steps through the moves and ends on the final table
+    page.click("[data-testid=replay-link]")
+    moves = len(engine.log)
+    expect(page.locator("[data-testid=replay-count]")).to_have_text(f"{moves} / {moves}")
+    expect(page.locator("[data-testid=replay] .end-inline")).to_be_visible()
+    page.click("[data-testid=replay-prev]")
+    expect(page.locator("[data-testid=replay-move]")).to_contain_text(f"{moves - 1}.")
     assert watch.errors == []
     context.close()

@@ -36,6 +36,7 @@ export function newUi() {
 export function resetUi(ui) {
   ui.color = null;
   ui.card = null;
+  ui.drawn = null;
 }
 export function clearUi(ui) {
   const had = ui.card !== null;
@@ -120,7 +121,22 @@ export function describeLog(entry, c) {
 // ------------------------------------------------------------------ drawing
 const act = (a) => esc(JSON.stringify(a));
 
-function boardSvg(board, { size, legalToken, cubeCells, hintCells, interactive, label }) {
+// Cells whose stack or cube changed since the table was last drawn: they glow once, so that a
+// player sees at a glance what the others just did.
+function freshCells(ui, seat, board) {
+  const now = {};
+  for (const [cell, tokens] of Object.entries(board.stacks)) now[cell] = tokens.join(",");
+  for (const cell of board.cubes || []) now[cell] = `${now[cell] || ""}#`;
+  const before = ui.drawn && ui.drawn[seat];
+  ui.drawn = ui.drawn || {};
+  ui.drawn[seat] = now;
+  const fresh = new Set();
+  if (!before) return fresh;
+  for (const cell of new Set([...Object.keys(now), ...Object.keys(before)])) if (now[cell] !== before[cell]) fresh.add(cell);
+  return fresh;
+}
+
+function boardSvg(board, { size, legalToken, cubeCells, hintCells, interactive, label, fresh }) {
   const cells = boardCells(board.side);
   const [x, y, w, h] = viewBox(cells, size);
   const cubes = new Set(board.cubes || []);
@@ -136,6 +152,7 @@ function boardSvg(board, { size, legalToken, cubeCells, hintCells, interactive, 
     if (tokenAct) classes.push("legal");
     if (cubeAct) classes.push("cube-ok");
     if (hintCells && hintCells.has(name)) classes.push("hinted");
+    if (fresh && fresh.has(name)) classes.push("fresh");
     const desc = tokens.length
       ? t("h.cellStack", { cell: name, stack: tokens.map(colourName).join(" › ") })
       : t("h.cellEmpty", { cell: name });
@@ -324,17 +341,18 @@ export function render(c) {
     .map(
       ({ b, s }) => `<section class="panel other ${v.current === s ? "active" : ""}" data-board="${s}">
       <h3>${esc(c.nameOf(s))} <span class="muted">${esc(t("h.points", { n: b.score ? b.score.total : 0 }))}</span></h3>
-      ${boardSvg(b, { size: 20, label: t("h.boardOf", { name: c.nameOf(s) }) })}
+      ${boardSvg(b, { size: 20, label: t("h.boardOf", { name: c.nameOf(s) }), fresh: freshCells(c.ui, s, b) })}
       ${heldHtml(c, b, s)}</section>`,
     )
     .join("");
+  const phase = myTurn && !v.took_tokens && !v.spirit_offer ? "phase-take" : "";
   return `
   ${spiritOfferHtml(c)}
-  <div class="h-layout">
+  <div class="h-layout ${phase}">
     <section class="panel mine ${myTurn ? "active" : ""}" data-board="${me}" aria-labelledby="mine-title">
       <h2 id="mine-title">${esc(mineLabel)} <span class="muted" data-testid="my-score">${esc(t("h.points", { n: board.score ? board.score.total : 0 }))}</span></h2>
       ${handHtml(c)}
-      ${boardSvg(board, { size: 34, legalToken, cubeCells, hintCells, interactive, label: mineLabel })}
+      ${boardSvg(board, { size: 34, legalToken, cubeCells, hintCells, interactive, label: mineLabel, fresh: freshCells(c.ui, me, board) })}
       <h3>${esc(t("h.heldCards"))}</h3>
       ${heldHtml(c, board, me)}
     </section>
