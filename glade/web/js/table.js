@@ -207,7 +207,7 @@ export async function showTable(root, id, { spectator }) {
         <h1 class="status-title">${esc(t(`game.${v.game}`))} <span class="muted">${esc(mod.roundText(c))}</span></h1>
         <p class="status-line" data-testid="status">${statusHtml()}</p>
         <div class="controls">
-          ${myTurn && canUndo ? `<button type="button" data-act='{"type":"undo"}' data-key="undo" data-testid="undo" title="U">${esc(t("table.undo"))}</button>` : ""}
+          ${!watching && canUndo ? `<button type="button" data-act='{"type":"undo"}' data-key="undo" data-testid="undo" title="U">${esc(t("table.undo"))}</button>` : ""}
           ${mod.controls(c)}
           ${hintAvailable && myTurn ? `<button type="button" data-hint data-key="hint" class="${hintOn ? "on" : ""}">${esc(t("table.hint"))}</button>` : ""}
         </div>
