@@ -11,6 +11,7 @@ from web_support import (
     ROOT,
     Server,
     create_from_lobby,
+    game_id,
     new_page,
     play_harmonies_turn,
     shot,
@@ -134,3 +135,26 @@ def test_phone_width_layout(server: Server, browser: Browser) -> None:
     shot(page, "phone-living-forest.png")
     assert watch.errors == []
     context.close()
+
+
+def test_an_invite_link_of_an_open_seat_asks_the_name(server: Server, browser: Browser) -> None:
+    ctx_a, a, watch_a = new_page(browser)
+    create_from_lobby(a, server.url, "living-forest", ["human", "human"], mode="online")
+    expect(a.locator("[data-testid=invites]")).to_be_visible()
+    link = a.input_value("[data-invite='1']")
+    ctx_c, c, watch_c = new_page(browser)
+    c.goto(link)
+    c.fill(".join-form input[name=name]", "Cy")
+    c.click(".join-form button[type=submit]")
+    c.wait_for_selector("[data-testid=table]")
+    assert "#/play/" in c.url and "token" not in c.url, "the token leaves the address bar"
+    expect(c.locator(".scores thead")).to_contain_text("Cy")
+    assert c.get_attribute("[data-testid=table]", "data-seat") == "1"
+    # the seat is named now: the lobby no longer lists the table
+    a.goto(server.url + "/#/")
+    a.click("[data-refresh]")
+    gid = game_id(c)
+    expect(a.locator(f"[data-join='{gid}']")).to_have_count(0)
+    assert watch_a.errors == [] and watch_c.errors == []
+    ctx_a.close()
+    ctx_c.close()
