@@ -73,6 +73,23 @@ def test_every_harmonies_option_is_hosted(
     assert state["legal_actions"]
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.skipif("living-forest" not in GAMES, reason="Living Forest is not in this checkout")
+def test_living_forest_is_hosted_for_two_to_four_players(client: TestClient, players: int) -> None:
+    game_id, tokens = new_table(client, "living-forest", humans=players)
+    for seat, token in enumerate(tokens):
+        state = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+        assert state["view"] == engine_state(client, game_id).view(seat)
+    assert len(state["seats"]) == players
+    solo = client.post("/api/games", json={"game": "living-forest", "seats": [{"kind": "human"}]})
+    assert solo.status_code == 422 and "2 to 4 players" in solo.json()["error"]
+    side = client.post(
+        "/api/games",
+        json={"game": "living-forest", "options": {"side": "A"}, "seats": [{"kind": "human"}] * 2},
+    )
+    assert side.status_code == 422 and "side" in side.json()["error"]
+
+
 @pytest.mark.parametrize(
     ("body", "words"),
     [
