@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint types unit bench clean serve
+.PHONY: run test lint types unit bench clean serve browser
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,9 +24,16 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(PY) -m mypy
 
+# The browser tests drive Debian's chromium through Playwright (never `playwright install`); a CJK
+# font makes the Korean and Chinese pages readable in their screenshots.
+browser:
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list :lang=ko 2>/dev/null | grep -q .; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null; \
+	fi
+
 # The server's storage tests also run against a real PostgreSQL on loopback: tests/server/pg.sh
 # installs (apt) and starts it idempotently and prints its URL; the tests fail if it is unreachable.
-unit: $(STAMP)
+unit: $(STAMP) browser
 	@GLADE_TEST_PG="$$(bash tests/server/pg.sh start)" || exit 1; export GLADE_TEST_PG; \
 	status=0; $(PY) -m pytest || status=$$?; bash tests/server/pg.sh stop; exit $$status
 

@@ -26,8 +26,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import httpx
-from websockets.asyncio.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -46,7 +46,7 @@ class Stats:
 class Seat:
     """One player's WebSocket: remembers the newest push and when each version arrived."""
 
-    def __init__(self, ws: ClientConnection) -> None:
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
         self.ws = ws
         self.latest: dict[str, Any] | None = None
         self.arrived: dict[int, float] = {}
@@ -54,8 +54,10 @@ class Seat:
 
     async def listen(self, stats: Stats) -> None:
         try:
-            async for text in self.ws:
-                push = json.loads(text)
+            async for message in self.ws:
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    break
+                push = json.loads(message.data)
                 if "version" not in push:
                     stats.error("unexpected message")
                     continue
@@ -77,26 +79,40 @@ class Seat:
 
 
 async def table(
-    http: httpx.AsyncClient,
+    url: str,
     ws_base: str,
     args: argparse.Namespace,
     stats: Stats,
     stop: float,
     rng: random.Random,
 ) -> None:
-    """Play tables one after another until the time is up."""
+    """Play tables one after another until the time is up (one HTTP connection per table)."""
+    connector = aiohttp.TCPConnector(limit=4)
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with aiohttp.ClientSession(url, connector=connector, timeout=timeout) as http:
+        await _tables(http, ws_base, args, stats, stop, rng)
+
+
+async def _tables(
+    http: aiohttp.ClientSession,
+    ws_base: str,
+    args: argparse.Namespace,
+    stats: Stats,
+    stop: float,
+    rng: random.Random,
+) -> None:
     while time.perf_counter() < stop:
         seats_spec = [{"kind": "human", "name": f"p{i}"} for i in range(args.players)]
-        r = await http.post("/api/games", json={"game": args.game, "seats": seats_spec})
-        if r.status_code != 201:
-            stats.error(f"create {r.status_code}")
-            await asyncio.sleep(1)
-            continue
-        body = r.json()
+        async with http.post("/api/games", json={"game": args.game, "seats": seats_spec}) as r:
+            if r.status != 201:
+                stats.error(f"create {r.status}")
+                await asyncio.sleep(1)
+                continue
+            body = await r.json()
         game_id = body["id"]
         tokens = [s["token"] for s in body["seats"]]
         sockets = [
-            await connect(f"{ws_base}/api/games/{game_id}/ws?token={t}", max_size=2**22)
+            await http.ws_connect(f"/api/games/{game_id}/ws?token={t}", max_msg_size=2**22)
             for t in tokens
         ]
         seats = [Seat(ws) for ws in sockets]
@@ -111,7 +127,7 @@ async def table(
 
 
 async def _play(
-    http: httpx.AsyncClient,
+    http: aiohttp.ClientSession,
     game_id: str,
     tokens: list[str],
     seats: list[Seat],
@@ -135,13 +151,15 @@ async def _play(
         choices = [a for a in mine["legal_actions"] if a["type"] != "undo"]
         await asyncio.sleep(rng.expovariate(1 / args.think) if args.think > 0 else 0)
         sent = time.perf_counter()
-        r = await http.post(
+        async with http.post(
             f"/api/games/{game_id}/actions",
             json={"action": rng.choice(choices), "version": version},
             headers={"Authorization": f"Bearer {tokens[seat]}"},
-        )
-        if r.status_code != 200:
-            stats.error(f"action {r.status_code}")
+        ) as r:
+            status = r.status
+            await r.read()
+        if status != 200:
+            stats.error(f"action {status}")
             return
         version += 1
         other = seats[(seat + 1) % len(seats)]
@@ -200,21 +218,15 @@ def start_server(db: str | None) -> tuple[subprocess.Popen[bytes], str, str | No
 async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
     stats = Stats()
     ws_base = url.replace("http", "ws", 1)
-    limits = httpx.Limits(
-        max_connections=args.tables + 10, max_keepalive_connections=args.tables + 10
-    )
-    async with httpx.AsyncClient(base_url=url, timeout=30, limits=limits) as http:
-        start = time.perf_counter()
-        stop = start + args.seconds
-        rng = random.Random(args.seed)
-        tasks = [
-            asyncio.create_task(
-                table(http, ws_base, args, stats, stop, random.Random(rng.random()))
-            )
-            for _ in range(args.tables)
-        ]
-        results = await asyncio.gather(*tasks, return_exceptions=True)
-        elapsed = time.perf_counter() - start
+    start = time.perf_counter()
+    stop = start + args.seconds
+    rng = random.Random(args.seed)
+    tasks = [
+        asyncio.create_task(table(url, ws_base, args, stats, stop, random.Random(rng.random())))
+        for _ in range(args.tables)
+    ]
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    elapsed = time.perf_counter() - start
     for res in results:
         if isinstance(res, BaseException):
             stats.error(f"table: {type(res).__name__}: {res}")
@@ -257,7 +269,12 @@ def main(argv: list[str] | None = None) -> int:
     if url is None:
         proc, url, _ = start_server(args.db)
     try:
-        report = asyncio.run(run(args, url))
+        try:
+            import uvloop
+
+            report = uvloop.run(run(args, url))
+        except ImportError:
+            report = asyncio.run(run(args, url))
     finally:
         if proc is not None:
             proc.terminate()

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
@@ -277,7 +277,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def get_game(game_id: str, request: Request, authorization: Auth = None) -> Any:
         room = await tables_of(request).get(game_id)
         seat = room.seat_of(_bearer(authorization))
-        return JSONResponse(room.picture(seat))
+        return Response(room.text(seat), media_type="application/json")
 
     @app.post(
         "/api/games/{game_id}/actions",
@@ -292,7 +292,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         room = await tables.get(game_id)
         seat = room.seat_of(_bearer(authorization))
         await tables.act(room, seat, body.action, body.version)
-        return JSONResponse(room.picture(seat))
+        return Response(room.text(seat), media_type="application/json")
 
     @app.get(
         "/api/games/{game_id}/log",
@@ -369,7 +369,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return
         conn = Connection(websocket.send_text, seat)
         tables.subscribe(room, conn)
-        conn.offer(json.dumps(room.picture(seat)))
+        conn.offer(room.text(seat))
         pump = _start(conn)
         try:
             while True:

@@ -96,7 +96,13 @@ def serve(args: argparse.Namespace) -> int:
     try:
         app = create_app(settings)
         uvicorn.run(
-            app, host=args.host, port=args.port, log_level=args.log_level, ws_max_size=65536
+            app,
+            host=args.host,
+            port=args.port,
+            log_level=args.log_level,
+            ws_max_size=65536,
+            # players think between moves: keep their connections open as browsers do
+            timeout_keep_alive=75,
         )
     except OSError as exc:
         print(f"glade: cannot serve on {args.host}:{args.port} ({exc.strerror})", file=sys.stderr)

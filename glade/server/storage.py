@@ -257,6 +257,20 @@ class Storage:
         return fut
 
     def _write_loop(self) -> None:
+        try:
+            self._write_batches()
+        finally:
+            self._writer_conn.close()
+            # anything still queued will never be written: say so instead of leaving it waiting
+            while True:
+                try:
+                    item = self._writes.get_nowait()
+                except queue.Empty:
+                    break
+                if item is not None:
+                    _settle(item[1], StorageError("the database writer stopped"))
+
+    def _write_batches(self) -> None:
         conn = self._writer_conn
         while True:
             item = self._writes.get()
@@ -273,10 +287,19 @@ class Storage:
                     stop = True
                     break
                 batch.append(more)
-            self._commit_batch(conn, batch)
+            try:
+                self._commit_batch(conn, batch)
+            except Exception as exc:  # noqa: BLE001 - e.g. the connection broke: try a new one
+                for _, fut in batch:
+                    _settle(fut, StorageError(f"the database write failed: {exc}"))
+                with contextlib.suppress(Exception):
+                    conn.close()
+                try:
+                    conn = self._writer_conn = _Conn(self.dialect)
+                except Exception:  # noqa: BLE001 - retried on the next batch
+                    time.sleep(0.5)
             if stop:
                 break
-        conn.close()
 
     def _commit_batch(self, conn: _Conn, batch: list[tuple[list[Statement], Future[None]]]) -> None:
         try:
@@ -291,10 +314,10 @@ class Storage:
                 for one in batch:
                     self._commit_batch(conn, [one])
                 return
-            batch[0][1].set_exception(StorageError(f"the database refused the write: {exc}"))
+            _settle(batch[0][1], StorageError(f"the database refused the write: {exc}"))
             return
         for _, fut in batch:
-            fut.set_result(None)
+            _settle(fut, None)
 
     # ------------------------------------------------------------------ reading
     def _read(self, fn: Callable[[_Conn], Any]) -> Any:
@@ -373,8 +396,15 @@ class Storage:
         self._reader_pool.shutdown(wait=True)
 
 
-def now() -> float:
-    return time.time()
+def _settle(fut: Future[None], error: Exception | None) -> None:
+    """Resolve a write's future unless its waiter already gave up on it."""
+    if fut.done():
+        return
+    with contextlib.suppress(Exception):  # cancelled between the check and now
+        if error is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(error)
 
 
 def env_default_url() -> str:

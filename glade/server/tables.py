@@ -109,6 +109,23 @@ class Room:
     sockets: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)
+    # JSON text of each seat's picture at ``_texts_version`` (GET, POST and pushes share it)
+    _texts: dict[int | None, str] = field(default_factory=dict)
+    _texts_version: int = -1
+
+    def text(self, seat: int | None) -> str:
+        """``picture(seat)`` as JSON text, computed once per version and seat."""
+        if self._texts_version != self.version:
+            self._texts = {}
+            self._texts_version = self.version
+        found = self._texts.get(seat)
+        if found is None:
+            found = self._texts[seat] = json.dumps(self.picture(seat))
+        return found
+
+    def forget_texts(self) -> None:
+        """Seats changed without a new version (someone joined)."""
+        self._texts = {}
 
     @property
     def idle(self) -> bool:
@@ -388,6 +405,7 @@ class Tables:
             )
             target.name = name
             target.token_hash = digest
+            room.forget_texts()
         self.broadcast(room)
         return target.seat, new
 
@@ -440,9 +458,16 @@ class Tables:
     async def act(
         self, room: Room, seat: int | None, raw: dict[str, Any], version: int | None
     ) -> None:
-        """Apply one action of ``seat`` (None: a spectator) based on ``version`` (None: any)."""
+        """Apply one action of ``seat`` (None: a spectator) based on ``version`` (None: any).
+
+        Runs shielded: a caller that goes away mid-way (a dropped request, a stopping bot) never
+        leaves a stored action that the table in memory does not have.
+        """
         if seat is None:
             raise ApiError(403, "spectators cannot act; open the game with a seat's token")
+        await asyncio.shield(self._act(room, seat, raw, version))
+
+    async def _act(self, room: Room, seat: int, raw: dict[str, Any], version: int | None) -> None:
         async with room.lock:
             if version is not None and version != room.version:
                 raise ApiError(
@@ -516,13 +541,8 @@ class Tables:
 
     def broadcast(self, room: Room) -> None:
         """Give every connection of the table its own seat's picture."""
-        texts: dict[int | None, str] = {}
         for conn in list(room.sockets):
-            text = texts.get(conn.seat)
-            if text is None:
-                text = json.dumps(room.picture(conn.seat))
-                texts[conn.seat] = text
-            conn.offer(text)
+            conn.offer(room.text(conn.seat))
 
     # ------------------------------------------------------------------ bots
     def schedule_bots(self, room: Room) -> None:

@@ -5,8 +5,11 @@
 # Idempotent: installs the Debian package if missing, creates the cluster once, reuses a running
 # server. PostgreSQL refuses to run as root, so as root the cluster belongs to the postgres user.
 set -euo pipefail
-PORT="${GLADE_PG_PORT:-55432}"
-DIR="${GLADE_PG_DIR:-/tmp/glade-test-pg}"
+# One cluster per checkout, so two checkouts on one machine never stop each other's server.
+HERE="$(cd "$(dirname "$0")/../.." && pwd)"
+KEY="$(printf '%s' "$HERE" | cksum | cut -d' ' -f1)"
+PORT="${GLADE_PG_PORT:-$((55000 + KEY % 1000))}"
+DIR="${GLADE_PG_DIR:-/tmp/glade-test-pg-$KEY}"
 
 bindir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 

@@ -128,31 +128,40 @@ def play_random(
     game_id: str,
     tokens: list[str | None],
     rng: random.Random,
-    max_actions: int = 10_000,
+    max_actions: int = 100_000,
 ) -> list[dict[str, Any]]:
-    """Play the human seats at random until the game ends; returns every answer received."""
+    """Play the human seats at random until the game ends (or ``max_actions``); returns every
+    answer received."""
     answers = []
+    state = c.get(f"/api/games/{game_id}").json()
     for _ in range(max_actions):
-        states = [c.get(f"/api/games/{game_id}", headers=bearer(t)).json() for t in tokens]
-        answers.extend(states)
-        if states[0]["over"]:
+        if state["over"]:
             return answers
-        movers = [i for i in states[0]["to_act"] if tokens[i] is not None]
-        if not movers:
-            time.sleep(0.01)
+        movers = [i for i in state["to_act"] if tokens[i] is not None]
+        if not movers:  # bots to move
+            time.sleep(0.005)
+            state = c.get(f"/api/games/{game_id}").json()
             continue
         seat = rng.choice(movers)
-        state = states[seat]
+        mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens[seat])).json()
+        answers.append(mine)
+        if mine["over"] or seat not in mine["to_act"]:
+            state = mine
+            continue
         r = c.post(
             f"/api/games/{game_id}/actions",
-            json={"action": pick(state, rng), "version": state["version"]},
+            json={"action": pick(mine, rng), "version": mine["version"]},
             headers=bearer(tokens[seat]),
         )
         if r.status_code == 409:  # a bot moved in between
+            state = c.get(f"/api/games/{game_id}").json()
             continue
         assert r.status_code == 200, r.text
-        answers.append(r.json())
-    raise AssertionError("the game did not end")
+        state = r.json()
+        answers.append(state)
+    if max_actions >= 100_000:
+        raise AssertionError("the game did not end")
+    return answers
 
 
 def replay_history(log: dict[str, Any]) -> glade.Game:
@@ -246,3 +255,61 @@ def sleepy_choose(
 
     time.sleep(1.5)
     return choose_actions(state_json, "random", seat, seconds, seed)
+
+
+def until_one_seat_acts(
+    c: TestClient | httpx.Client, game_id: str, tokens: list[str | None], rng: random.Random
+) -> int:
+    """Play random moves until exactly one seat may act (Living Forest draws simultaneously)."""
+    for _ in range(500):
+        state = c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
+        assert not state["over"]
+        if len(state["to_act"]) == 1:
+            seat: int = state["to_act"][0]
+            return seat
+        seat = rng.choice(state["to_act"])
+        mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens[seat])).json()
+        r = c.post(
+            f"/api/games/{game_id}/actions",
+            json={"action": pick(mine, rng), "version": mine["version"]},
+            headers=bearer(tokens[seat]),
+        )
+        assert r.status_code == 200, r.text
+    raise AssertionError("no state with a single seat to act")
+
+
+def busy_pick(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A random action that mostly does something (shortens random Living Forest games)."""
+    plain = [a for a in actions if a["type"] != "undo"]
+    keen = [a for a in plain if a["type"] not in ("stop", "end_actions", "end_turn")]
+    return rng.choice(keen) if keen and rng.random() < 0.9 else rng.choice(plain)
+
+
+def finish_in_process(c: TestClient, game_id: str, rng: random.Random) -> None:
+    """Play a game to its end through the server's own action path (no HTTP per move)."""
+    tables = c.app.state.tables  # type: ignore[attr-defined]
+    room = tables.rooms[game_id]
+    for _ in range(20_000):
+        if room.state.is_over:
+            return
+        seats = [s for s in room.state.to_act if room.seats[s].kind == "human"]
+        if not seats:
+            time.sleep(0.002)
+            continue
+        seat = rng.choice(seats)
+        action = busy_pick([a.to_json() for a in room.state.legal_actions(seat)], rng)
+        try:
+            c.portal.call(tables.act, room, seat, action, room.version)
+        except Exception as exc:  # a bot moved in between: try again
+            if getattr(exc, "status", None) != 409:
+                raise
+    raise AssertionError("the game did not end")
+
+
+def replay_with_seed(
+    game: str, seed: int, options: dict[str, Any], history: list[Any]
+) -> glade.Game:
+    state = glade.new_game(game, seed=seed, **options)
+    for entry in history:
+        state.apply(entry["seat"], entry["action"])
+    return state

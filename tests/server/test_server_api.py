@@ -13,12 +13,15 @@ from server_support import (
     bearer,
     client,
     db_url,
+    finish_in_process,
     make_settings,
     new_table,
     pg_url,
     pick,
     play_random,
     replay_history,
+    replay_with_seed,
+    until_one_seat_acts,
 )
 
 import glade
@@ -68,6 +71,23 @@ def test_every_harmonies_option_is_hosted(
     assert state["view"]["options"] == {"players": humans, "side": "A", "spirits": False, **options}
     assert state["to_act"] == list(engine_state(client, game_id).to_act)
     assert state["legal_actions"]
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.skipif("living-forest" not in GAMES, reason="Living Forest is not in this checkout")
+def test_living_forest_is_hosted_for_two_to_four_players(client: TestClient, players: int) -> None:
+    game_id, tokens = new_table(client, "living-forest", humans=players)
+    for seat, token in enumerate(tokens):
+        state = client.get(f"/api/games/{game_id}", headers=bearer(token)).json()
+        assert state["view"] == engine_state(client, game_id).view(seat)
+    assert len(state["seats"]) == players
+    solo = client.post("/api/games", json={"game": "living-forest", "seats": [{"kind": "human"}]})
+    assert solo.status_code == 422 and "2 to 4 players" in solo.json()["error"]
+    side = client.post(
+        "/api/games",
+        json={"game": "living-forest", "options": {"side": "A"}, "seats": [{"kind": "human"}] * 2},
+    )
+    assert side.status_code == 422 and "side" in side.json()["error"]
 
 
 @pytest.mark.parametrize(
@@ -128,16 +148,16 @@ def test_post_action_answers_the_new_state_and_refuses_stale_foreign_and_illegal
 ) -> None:
     game_id, tokens = new_table(client, game)
     url = f"/api/games/{game_id}/actions"
-    first = client.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
-    seat = first["to_act"][0]
+    seat = until_one_seat_acts(client, game_id, tokens, random.Random(1))
     other = 1 - seat
     mine = client.get(f"/api/games/{game_id}", headers=bearer(tokens[seat])).json()
+    v = mine["version"]
     action = pick(mine, random.Random(1))
 
     # not your turn (the other seat's token) and spectators: 403, nothing changes
-    r = client.post(url, json={"action": action, "version": 0}, headers=bearer(tokens[other]))
+    r = client.post(url, json={"action": action, "version": v}, headers=bearer(tokens[other]))
     assert r.status_code == 403 and "turn" in r.json()["error"]
-    r = client.post(url, json={"action": action, "version": 0})
+    r = client.post(url, json={"action": action, "version": v})
     assert r.status_code == 403 and "spectator" in r.json()["error"]
 
     # an illegal action: 422 with the engine's own sentence
@@ -145,20 +165,20 @@ def test_post_action_answers_the_new_state_and_refuses_stale_foreign_and_illegal
     probe = engine_state(client, game_id).copy()
     with pytest.raises(glade.IllegalAction) as refused:
         probe.apply(seat, bad)
-    r = client.post(url, json={"action": bad, "version": 0}, headers=bearer(tokens[seat]))
+    r = client.post(url, json={"action": bad, "version": v}, headers=bearer(tokens[seat]))
     assert r.status_code == 422 and r.json()["error"] == str(refused.value)
 
     # the move itself
-    r = client.post(url, json={"action": action, "version": 0}, headers=bearer(tokens[seat]))
+    r = client.post(url, json={"action": action, "version": v}, headers=bearer(tokens[seat]))
     assert r.status_code == 200
     after = r.json()
-    assert after["version"] == 1 and after["seat"] == seat
+    assert after["version"] == v + 1 and after["seat"] == seat
     assert after["view"] == engine_state(client, game_id).view(seat)
 
-    # the same version again is stale: 409 and the state stays at version 1
-    r = client.post(url, json={"action": action, "version": 0}, headers=bearer(tokens[seat]))
-    assert r.status_code == 409 and "version 1" in r.json()["error"]
-    assert client.get(f"/api/games/{game_id}").json()["version"] == 1
+    # the same version again is stale: 409 and the state stays where it is
+    r = client.post(url, json={"action": action, "version": v}, headers=bearer(tokens[seat]))
+    assert r.status_code == 409 and f"version {v + 1}" in r.json()["error"]
+    assert client.get(f"/api/games/{game_id}").json()["version"] == v + 1
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -180,7 +200,8 @@ def test_log_replays_the_game_and_reveals_the_seed_only_at_the_end(
     assert running["seed"] is None and running["over"] is False
     assert running["initial_view"] == start
     assert [h["version"] for h in running["history"]] == [1]
-    play_random(client, game_id, tokens, rng)
+    play_random(client, game_id, tokens, rng, max_actions=20)
+    finish_in_process(client, game_id, rng)
     log = client.get(f"/api/games/{game_id}/log").json()
     assert log["over"] is True and isinstance(log["seed"], int)
     assert [h["version"] for h in log["history"]] == list(range(1, log["version"] + 1))
@@ -302,16 +323,21 @@ def test_lobby_lists_open_seats_and_join_claims_them(client: TestClient) -> None
 @pytest.mark.parametrize("game", GAMES)
 def test_bot_seats_play_by_themselves(client: TestClient, game: str) -> None:
     game_id, tokens = new_table(client, game, humans=1, bots=("random",))
-    answers = play_random(client, game_id, [tokens[0], None], random.Random(5))
-    assert answers[-1]["over"] is True
+    play_random(client, game_id, [tokens[0], None], random.Random(5), max_actions=40)
     log = client.get(f"/api/games/{game_id}/log").json()
     assert {h["seat"] for h in log["history"]} == {0, 1}
-    assert replay_history(log).result() == log["result"]
+    room = client.app.state.tables.rooms[game_id]  # type: ignore[attr-defined]
+    replay = replay_with_seed(game, room.seed, log["options"], log["history"])
+    assert replay.fingerprint() == engine_state(client, game_id).fingerprint()
+    finish_in_process(client, game_id, random.Random(6))
+    final = client.get(f"/api/games/{game_id}/log").json()
+    assert final["over"] and replay_history(final).result() == final["result"]
 
 
-def test_a_table_of_bots_plays_to_the_end_alone(client: TestClient) -> None:
-    game_id, _ = new_table(client, "harmonies", humans=0, bots=("random", "random"))
-    deadline = time.monotonic() + 30
+@pytest.mark.parametrize("game", GAMES)
+def test_a_table_of_bots_plays_to_the_end_alone(client: TestClient, game: str) -> None:
+    game_id, _ = new_table(client, game, humans=0, bots=("random", "random"))
+    deadline = time.monotonic() + 60
     while not client.get(f"/api/games/{game_id}").json()["over"]:
         assert time.monotonic() < deadline
         time.sleep(0.05)

@@ -13,12 +13,12 @@ from server_support import (
     GAMES,
     bearer,
     db_url,
+    finish_in_process,
     fresh_pg_database,
     make_settings,
     new_table,
     pg_url,
     pick,
-    play_random,
 )
 
 import glade
@@ -75,7 +75,7 @@ def test_a_restarted_app_rebuilds_every_game_from_snapshots_and_actions(
         rebuilt = c.app.state.tables.rooms[game_id].state  # type: ignore[attr-defined]
         assert rebuilt.fingerprint() == before
         # the game goes on to its end and replays exactly from the seed and the history
-        play_random(c, game_id, tokens, rng)
+        finish_in_process(c, game_id, rng)
         log = c.get(f"/api/games/{game_id}/log").json()
         replay = glade.new_game(game, seed=log["seed"], **log["options"])
         for entry in log["history"]:
