@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/glade play harmonies --seats you,greedy
+	$(VENV)/bin/glade serve
 
 lint: $(STAMP)
 	$(PY) -m ruff check glade tests benchmarks

@@ -8,6 +8,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -36,6 +37,10 @@ from .tables import ApiError, Connection, Room, Tables
 log = logging.getLogger("glade.server")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+GAME_DATA = {  # data file served at /data/<name> -> the package that holds it
+    "harmonies-cards.json": "glade.harmonies",
+    "living-forest-cards.json": "glade.living_forest",
+}
 
 ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": Error, "description": text}
@@ -385,6 +390,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         finally:
             tables.unsubscribe(room, conn)
             pump.cancel()
+
+    @app.get("/data/{name}", include_in_schema=False)
+    async def game_data(name: str) -> Response:
+        """The engines' own card and board data, so the browser never keeps a copy that drifts."""
+        package = GAME_DATA.get(name)
+        if package is None:
+            raise StarletteHTTPException(404, f"there is no data file {name!r}")
+        text = resources.files(package).joinpath("data", name).read_text("utf-8")
+        return Response(text, media_type="application/json")
 
     if (WEB_DIR / "index.html").is_file():
         app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")

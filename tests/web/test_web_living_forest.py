@@ -18,14 +18,21 @@ from web_support import (
 )
 
 
-def test_web_card_data_is_the_engine_data() -> None:
+def test_the_page_gets_the_engine_card_data(server: Server) -> None:
+    import httpx
+
     engine = ROOT / "glade" / "living_forest" / "data" / "living-forest-cards.json"
-    web = ROOT / "glade" / "web" / "data" / "living-forest-cards.json"
-    assert json.loads(web.read_text("utf-8")) == json.loads(engine.read_text("utf-8"))
+    served = httpx.get(server.url + "/data/living-forest-cards.json")
+    assert served.status_code == 200
+    assert served.json() == json.loads(engine.read_text("utf-8"))
+    assert httpx.get(server.url + "/data/secrets.json").status_code == 404
+    assert not (ROOT / "glade" / "web" / "data").exists()  # no copy that could drift
 
 
 def test_every_card_name_is_translated() -> None:
-    data = json.loads((ROOT / "glade" / "web" / "data" / "living-forest-cards.json").read_text())
+    data = json.loads(
+        (ROOT / "glade" / "living_forest" / "data" / "living-forest-cards.json").read_text()
+    )
     names = [c["name"] for c in data["starting_deck"]["cards"]] + ["Fire Varan"]
     for level in ("level1", "level2", "level3"):
         names += [c["name"] for c in data["guardian_animals"][level]]

@@ -41,7 +41,9 @@ def test_every_string_exists_in_every_language() -> None:
     assert used, "no t(...) call found"
     assert used <= keys, sorted(used - keys)
     # card and spirit names and spirit rules, for every card of the data
-    cards = json.loads((WEB / "data" / "harmonies-cards.json").read_text("utf-8"))
+    cards = json.loads(
+        (ROOT / "glade" / "harmonies" / "data" / "harmonies-cards.json").read_text("utf-8")
+    )
     for card in cards["animals"] + cards["spirits"]:
         assert f"card.{card['id']}" in keys
     for card in cards["spirits"]:
@@ -51,10 +53,13 @@ def test_every_string_exists_in_every_language() -> None:
     assert tables["zh"]["card.crocodile"] != tables["en"]["card.crocodile"]
 
 
-def test_web_card_data_is_the_engine_data() -> None:
+def test_the_page_gets_the_engine_card_data(server: Server) -> None:
+    import httpx
+
     engine = ROOT / "glade" / "harmonies" / "data" / "harmonies-cards.json"
-    web = WEB / "data" / "harmonies-cards.json"
-    assert json.loads(web.read_text("utf-8")) == json.loads(engine.read_text("utf-8"))
+    served = httpx.get(server.url + "/data/harmonies-cards.json")
+    assert served.status_code == 200
+    assert served.json() == json.loads(engine.read_text("utf-8"))
 
 
 def test_lobby_in_three_languages_remembered(server: Server, browser: Browser) -> None:
