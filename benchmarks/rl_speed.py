@@ -48,7 +48,9 @@ def aec_steps_per_s(game: str, options: dict[str, Any], games: int, seed: int) -
     return steps / (time.perf_counter() - start)
 
 
-def vector_steps_per_s(game: str, options: dict[str, Any], games: int, seed: int, batch: int = 64) -> float:
+def vector_steps_per_s(
+    game: str, options: dict[str, Any], games: int, seed: int, batch: int = 64
+) -> float:
     """Batched runner: random legal actions chosen from the batched masks with numpy."""
     runner = VectorGames(game, num_games=batch, seed=seed, **options)
     rng = np.random.default_rng(seed)

@@ -42,7 +42,9 @@ def final_rewards(result: dict[str, Any], reward: str) -> list[float]:
     if reward == "score_diff":
         return [s - max(scores[:i] + scores[i + 1 :]) for i, s in enumerate(scores)]
     winners = result["winners"]
-    return [(1.0 if len(winners) == 1 else 0.0) if i in winners else -1.0 for i in range(len(scores))]
+    return [
+        (1.0 if len(winners) == 1 else 0.0) if i in winners else -1.0 for i in range(len(scores))
+    ]
 
 
 def action_index(action: Any, n_actions: int) -> int:
@@ -52,7 +54,9 @@ def action_index(action: Any, n_actions: int) -> int:
     try:
         code = operator.index(action)
     except TypeError:
-        raise IllegalAction(f"an action is an index from 0 to {n_actions - 1}, not {action!r}") from None
+        raise IllegalAction(
+            f"an action is an index from 0 to {n_actions - 1}, not {action!r}"
+        ) from None
     if not 0 <= code < n_actions:
         raise IllegalAction(f"there is no action {code}: actions are numbered 0 to {n_actions - 1}")
     return code
@@ -61,12 +65,18 @@ def action_index(action: Any, n_actions: int) -> int:
 class GladeAECEnv(AECEnv):  # type: ignore[misc]
     """A glade game as a PettingZoo AEC environment (turn order from the engine's ``to_act``)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "name": "glade", "is_parallelizable": False}
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "glade",
+        "is_parallelizable": False,
+    }
 
-    def __init__(self, encoder: Encoder, reward: str = "score_diff", render_mode: str | None = None) -> None:
+    def __init__(
+        self, encoder: Encoder, reward: str = "score_diff", render_mode: str | None = None
+    ) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise BadInput(f"unknown render mode {render_mode!r}; the only one is \"ansi\"")
+            raise BadInput(f'unknown render mode {render_mode!r}; the only one is "ansi"')
         self.encoder = encoder
         self.reward_mode = check_reward(reward, encoder.players)
         self.render_mode = render_mode
@@ -132,7 +142,10 @@ class GladeAECEnv(AECEnv):  # type: ignore[misc]
         if self.game is None:
             raise RuntimeError("call reset() before observe()")
         seat = self._seat[agent]
-        return {"observation": self.encoder.observe(seat), "action_mask": self._legal_mask(seat).copy()}
+        return {
+            "observation": self.encoder.observe(seat),
+            "action_mask": self._legal_mask(seat).copy(),
+        }
 
     def step(self, action: Any) -> None:
         if self.game is None:
@@ -160,14 +173,19 @@ class GladeAECEnv(AECEnv):  # type: ignore[misc]
                 a = self.possible_agents[i]
                 self.rewards[a] = value
                 self.terminations[a] = True
-                self.infos[a] = {"scores": list(result["scores"]), "winners": list(result["winners"])}
+                self.infos[a] = {
+                    "scores": list(result["scores"]),
+                    "winners": list(result["winners"]),
+                }
             self._accumulate_rewards()
         else:
             self.agent_selection = self.possible_agents[game.to_act[0]]
 
     def render(self) -> str | None:
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render mode; pass render_mode=\"ansi\"")
+            gymnasium.logger.warn(
+                'render() was called without a render mode; pass render_mode="ansi"'
+            )
             return None
         if self.game is None:
             raise RuntimeError("call reset() before render()")

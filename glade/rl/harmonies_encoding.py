@@ -38,27 +38,61 @@ for _state, _stack in enumerate(STACKS):
 
 def _board_layout(n: int) -> Layout:
     lay = Layout()
-    lay.add("cells", n * CELL_WIDTH, 1, "per cell (board order), 3 height levels x 6 colours one-hot, then 1 if a cube")
+    lay.add(
+        "cells",
+        n * CELL_WIDTH,
+        1,
+        "per cell (board order), 3 height levels x 6 colours one-hot, then 1 if a cube",
+    )
     lay.add("animals.held", ANIMALS, 1, "1 per animal card held and not yet complete")
     lay.add("animals.cubes", ANIMALS, 5, "cubes moved from each animal card to the board")
     lay.add("animals.done", ANIMALS, 1, "1 per completed animal card")
     lay.add("spirit", N_SPIRITS, 1, "the chosen Nature's Spirit, one-hot")
     lay.add("spirit_placed", 1, 1, "1 once the spirit's cube is on the board")
-    lay.add("spirit_offer", N_SPIRITS, 1, "the two spirits dealt face down (own board only, while choosing)")
-    lay.add("score", len(SCORE_KEYS), 500, "score when its owner's last turn ended: " + ", ".join(SCORE_KEYS))
-    lay.add("counts", 3, 100, "empty cells, animal cubes on the board, cards held against the limit of 4")
+    lay.add(
+        "spirit_offer",
+        N_SPIRITS,
+        1,
+        "the two spirits dealt face down (own board only, while choosing)",
+    )
+    lay.add(
+        "score",
+        len(SCORE_KEYS),
+        500,
+        "score when its owner's last turn ended: " + ", ".join(SCORE_KEYS),
+    )
+    lay.add(
+        "counts",
+        3,
+        100,
+        "empty cells, animal cubes on the board, cards held against the limit of 4",
+    )
     return lay
 
 
 def _common_layout(start: int) -> Layout:
     lay = Layout(start=start)
-    lay.add("central", 5 * 6, 3, "tokens per colour on each central space (solo: spaces 3, 4 stay 0)")
+    lay.add(
+        "central", 5 * 6, 3, "tokens per colour on each central space (solo: spaces 3, 4 stay 0)"
+    )
     lay.add("hand", 6, 3, "tokens per colour taken this turn and not yet placed")
     lay.add("pouch", 6, 23, "tokens per colour left in the pouch (public counts)")
-    lay.add("row", 5 * ANIMALS, 1, "face-up animal card per slot, one-hot (solo: slots 3, 4 stay 0)")
+    lay.add(
+        "row", 5 * ANIMALS, 1, "face-up animal card per slot, one-hot (solo: slots 3, 4 stay 0)"
+    )
     lay.add("deck", 1, ANIMALS, "cards left in the animal draw pile")
-    lay.add("flags", 5, 1, "took tokens, took a card, discarded (solo), end triggered, choosing a spirit")
-    lay.add("counters", 4, 1000, "turns completed, round, tokens out of the game (solo), cards discarded (solo)")
+    lay.add(
+        "flags",
+        5,
+        1,
+        "took tokens, took a card, discarded (solo), end triggered, choosing a spirit",
+    )
+    lay.add(
+        "counters",
+        4,
+        1000,
+        "turns completed, round, tokens out of the game (solo), cards discarded (solo)",
+    )
     return lay
 
 
@@ -71,7 +105,9 @@ class HarmoniesEncoder(Encoder):
 
     game_name = "harmonies"
 
-    def __init__(self, players: int = 2, side: str = "A", spirits: bool = False, live_scores: bool = False) -> None:
+    def __init__(
+        self, players: int = 2, side: str = "A", spirits: bool = False, live_scores: bool = False
+    ) -> None:
         opts = HarmoniesGame.parse_options({"players": players, "side": side, "spirits": spirits})
         self.options = opts
         self.live_scores = bool(live_scores)
@@ -87,7 +123,13 @@ class HarmoniesEncoder(Encoder):
             for seg in board.segments:
                 who = "me" if k == 0 else f"next{k}"
                 self.segments.append(
-                    Segment(f"board[{who}].{seg.name}", k * self.block + seg.start, seg.length, seg.high, seg.doc)
+                    Segment(
+                        f"board[{who}].{seg.name}",
+                        k * self.block + seg.start,
+                        seg.length,
+                        seg.high,
+                        seg.doc,
+                    )
                 )
         self.boards_size = self.players * self.block
         common = _common_layout(self.boards_size)
@@ -118,7 +160,10 @@ class HarmoniesEncoder(Encoder):
         self._flat = np.zeros(self.size, dtype=np.float32)
         self._boards = self._flat[: self.boards_size].reshape(self.players, self.block)
         self._common = self._flat[self.boards_size :]
-        self._cellviews = [self._boards[s, : self._cells_len].reshape(self.n, CELL_WIDTH) for s in range(self.players)]
+        self._cellviews = [
+            self._boards[s, : self._cells_len].reshape(self.n, CELL_WIDTH)
+            for s in range(self.players)
+        ]
         self._state: HarmoniesGame | None = None
         self._cells_stale: set[int] = set()
         self._cards_stale: set[int] = set()
@@ -133,11 +178,23 @@ class HarmoniesEncoder(Encoder):
         n = self.n
         return [
             ActionRange("take_tokens", sp.TAKE, 5, "take_tokens space = index"),
-            ActionRange("place_token", sp.PLACE, 6 * n, f"place_token: colour * {n} + cell (colours {', '.join(COLORS)})"),
+            ActionRange(
+                "place_token",
+                sp.PLACE,
+                6 * n,
+                f"place_token: colour * {n} + cell (colours {', '.join(COLORS)})",
+            ),
             ActionRange("take_card", sp.CARD, 5, "take_card slot = index - start"),
-            ActionRange("place_cube", sp.CUBE, 42 * n, f"place_cube: card * {n} + cell (cards 0-31 animals, 32-41 spirits)"),
+            ActionRange(
+                "place_cube",
+                sp.CUBE,
+                42 * n,
+                f"place_cube: card * {n} + cell (cards 0-31 animals, 32-41 spirits)",
+            ),
             ActionRange("choose_spirit", sp.SPIRIT, 10, "choose_spirit card = 32 + index - start"),
-            ActionRange("discard_card", sp.DISCARD, 5, "discard_card slot = index - start (solo only)"),
+            ActionRange(
+                "discard_card", sp.DISCARD, 5, "discard_card slot = index - start (solo only)"
+            ),
             ActionRange("end_turn", sp.END, 1, "end_turn"),
         ]
 
@@ -249,9 +306,13 @@ class HarmoniesEncoder(Encoder):
         base = self._hand
         for color in state.hand:
             c[base + color] += 1.0
-        if len(state.pouch) != self._pouch_len:  # the pouch only shrinks, so its size keys the counts
+        if (
+            len(state.pouch) != self._pouch_len
+        ):  # the pouch only shrinks, so its size keys the counts
             self._pouch_len = len(state.pouch)
-            self._pouch_counts = np.bincount(state.pouch, minlength=6)  # counts only: order stays hidden
+            self._pouch_counts = np.bincount(
+                state.pouch, minlength=6
+            )  # counts only: order stays hidden
         base = off["pouch"]
         c[base : base + 6] = self._pouch_counts
         base = self._row
@@ -263,7 +324,12 @@ class HarmoniesEncoder(Encoder):
         c[f : f + 4] = (state.took, state.took_card, state.discarded, state.end_triggered)
         k = off["counters"]
         turn = state.turn
-        c[k : k + 4] = (turn, turn // self.players + (0 if state.over else 1), state.out, len(state.discards))
+        c[k : k + 4] = (
+            turn,
+            turn // self.players + (0 if state.over else 1),
+            state.out,
+            len(state.discards),
+        )
         self._common_stale = False
 
     def _refresh(self) -> None:
@@ -310,7 +376,14 @@ class HarmoniesEncoder(Encoder):
 
 
 # ====================================================================== ansi rendering
-LETTER = {0: "W", 1: "M", 2: "T", 3: "G", 4: "Y", 5: "R"}  # water, mountain, trunk, green, yellow, red
+LETTER = {
+    0: "W",
+    1: "M",
+    2: "T",
+    3: "G",
+    4: "Y",
+    5: "R",
+}  # water, mountain, trunk, green, yellow, red
 
 
 def _cell_text(stack: tuple[int, ...], cube: bool) -> str:
@@ -319,12 +392,14 @@ def _cell_text(stack: tuple[int, ...], cube: bool) -> str:
 
 
 def render_board(state: HarmoniesGame, seat: int) -> list[str]:
-    """The hex board of ``seat`` as text lines: columns are q; each cell is its stack over its name."""
+    """The board of ``seat`` as text: one column per q, each cell its stack above its name."""
     layout = state.space.layout
     b = state.boards[seat]
     rows = {}
     for i, (q, r) in enumerate(layout.cells):
-        rows[(2 * r + q, q)] = "[" + _cell_text(STACKS[b.cells[i]], bool(b.cubes >> layout.bits[i] & 1)) + "]"
+        rows[(2 * r + q, q)] = (
+            "[" + _cell_text(STACKS[b.cells[i]], bool(b.cubes >> layout.bits[i] & 1)) + "]"
+        )
         rows[(2 * r + q + 1, q)] = layout.names[i].center(7)
     ys = [y for y, _ in rows]
     qs = [q for _, q in rows]
@@ -342,7 +417,9 @@ def render_harmonies(state: HarmoniesGame, seat: int | None) -> str:
     out: list[str] = []
     status = "game over" if state.over else f"seat {state.current} to play"
     out.append(f"Harmonies  side {state.side}  turn {state.turn}  {status}")
-    central = "  ".join(f"{i}:" + ("".join(LETTER[c] for c in t) or "-") for i, t in enumerate(state.central))
+    central = "  ".join(
+        f"{i}:" + ("".join(LETTER[c] for c in t) or "-") for i, t in enumerate(state.central)
+    )
     counts = np.bincount(state.pouch, minlength=6) if state.pouch else np.zeros(6, dtype=int)
     pouch = " ".join(f"{LETTER[c]}{int(counts[c])}" for c in range(6))
     out.append(f"central  {central}    pouch {pouch}")

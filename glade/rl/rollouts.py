@@ -71,7 +71,9 @@ def play_episode(
         code = int(choose(obs, mask, rng))
         if not (0 <= code < n_actions and mask[code]):
             why = state.why_illegal(seat, code) if 0 <= code < n_actions else "no such action"
-            raise BadInput(f"the policy chose action {code} for seat {seat}, which is not legal: {why}")
+            raise BadInput(
+                f"the policy chose action {code} for seat {seat}, which is not legal: {why}"
+            )
         state.apply_action_id(seat, code, checked=True)
         encoder.after(seat, code)
         observations.append(obs)

@@ -38,13 +38,17 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, int]):
         illegal_action: str = "refuse",
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise BadInput(f"unknown render mode {render_mode!r}; the only one is \"ansi\"")
+            raise BadInput(f'unknown render mode {render_mode!r}; the only one is "ansi"')
         if illegal_action not in ILLEGAL_MODES:
-            raise BadInput(f"illegal_action must be one of {', '.join(ILLEGAL_MODES)}, not {illegal_action!r}")
+            raise BadInput(
+                f"illegal_action must be one of {', '.join(ILLEGAL_MODES)}, not {illegal_action!r}"
+            )
         self.encoder = HarmoniesEncoder(1, side, spirits)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.observation_space = spaces.Box(0.0, self.encoder.high, shape=(self.encoder.size,), dtype=np.float32)
+        self.observation_space = spaces.Box(
+            0.0, self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
+        )
         self.action_space = spaces.Discrete(self.encoder.n_actions)
         self._total = self.encoder.segment("board[me].score").stop - 1
         self.game: HarmoniesGame | None = None
@@ -56,7 +60,9 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, int]):
         mask[self.game.legal_action_ids(0)] = 1
         return mask
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new solo game; ``seed`` becomes the game's seed, so ``glade.new_game`` replays it."""
         super().reset(seed=seed)
         game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63))
@@ -80,7 +86,10 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, int]):
             move = game.action_table()[code].to_json()
             if self.illegal_action == "raise":
                 raise IllegalAction(f"action {code} {move} is not legal: {reason}")
-            info = {"action_mask": self._mask(), "illegal_action": f"action {code} {move} was refused: {reason}"}
+            info = {
+                "action_mask": self._mask(),
+                "illegal_action": f"action {code} {move} was refused: {reason}",
+            }
             return self.encoder.observe(0), 0.0, False, False, info
         game.apply_action_id(0, code, checked=True)
         self.encoder.after(0, code)
@@ -97,7 +106,9 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, int]):
 
     def render(self) -> str | None:  # type: ignore[override]
         if self.render_mode is None:
-            gymnasium.logger.warn("render() was called without a render mode; pass render_mode=\"ansi\"")
+            gymnasium.logger.warn(
+                'render() was called without a render mode; pass render_mode="ansi"'
+            )
             return None
         if self.game is None:
             raise RuntimeError("call reset() before render()")

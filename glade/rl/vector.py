@@ -84,7 +84,9 @@ class VectorGames:
             self._fill(i)
         return self._obs.copy(), self._masks.copy(), self._seats.copy()
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """Play one action in every game: (observations, masks, seats, rewards, dones).
 
         Every action is checked against its mask before any is played, so an illegal one raises
@@ -118,7 +120,13 @@ class VectorGames:
                 result = game.result()
                 rewards[i] = final_rewards(result, self.reward_mode)
                 dones[i] = True
-                self.finished.append({"seed": int(self.seeds[i]), "scores": result["scores"], "winners": result["winners"]})
+                self.finished.append(
+                    {
+                        "seed": int(self.seeds[i]),
+                        "scores": result["scores"],
+                        "winners": result["winners"],
+                    }
+                )
                 self._start(i)
             self._fill(i)
         return self._obs.copy(), self._masks.copy(), self._seats.copy(), rewards, dones

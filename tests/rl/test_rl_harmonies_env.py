@@ -1,4 +1,4 @@
-"""The Harmonies PettingZoo environment: API conformance, masks against the engine, seeding, errors."""
+"""The Harmonies PettingZoo environment: API conformance, masks vs the engine, seeding, errors."""
 
 from __future__ import annotations
 
@@ -42,8 +42,14 @@ def play(env: harmonies_v0.raw_env, seed: int, steps: int) -> list:
     seen = []
     for agent in env.agent_iter(steps):
         obs, reward, terminated, truncated, _ = env.last()
-        seen.append((agent, obs["observation"].copy(), obs["action_mask"].copy(), reward, terminated))
-        action = None if terminated or truncated else rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        seen.append(
+            (agent, obs["observation"].copy(), obs["action_mask"].copy(), reward, terminated)
+        )
+        action = (
+            None
+            if terminated or truncated
+            else rng.choice(np.flatnonzero(obs["action_mask"]).tolist())
+        )
         env.step(action)
     return seen
 
@@ -72,7 +78,9 @@ def test_reset_seed_is_the_game_seed_and_unseeded_resets_follow_the_first_seed()
     assert again.game is not None and again.game.fingerprint() == first
 
 
-@pytest.mark.parametrize("options", [{"players": 1, "spirits": True}, {"players": 2, "side": "B"}, {"players": 4}])
+@pytest.mark.parametrize(
+    "options", [{"players": 1, "spirits": True}, {"players": 2, "side": "B"}, {"players": 4}]
+)
 def test_masks_match_the_engine_over_thousands_of_random_steps(options: dict) -> None:
     env = harmonies_v0.env(**options)
     rng = random.Random(3)
@@ -114,7 +122,9 @@ def test_an_illegal_action_is_refused_with_a_reason_and_changes_nothing() -> Non
     obs, *_ = env.last()
     space = env.game.space
     assert obs["action_mask"][space.END] == 0
-    with pytest.raises(IllegalAction, match="take the tokens of one central space first|must take the tokens"):
+    with pytest.raises(
+        IllegalAction, match="take the tokens of one central space first|must take the tokens"
+    ):
         env.step(space.END)
     with pytest.raises(IllegalAction, match="no action 99999"):
         env.step(99999)
