@@ -62,7 +62,7 @@ def action_index(action: Any, n_actions: int) -> int:
     return code
 
 
-class GladeAECEnv(AECEnv):  # type: ignore[misc]
+class GladeAECEnv(AECEnv):
     """A glade game as a PettingZoo AEC environment (turn order from the engine's ``to_act``)."""
 
     metadata: dict[str, Any] = {

@@ -25,7 +25,7 @@ from .harmonies_encoding import HarmoniesEncoder
 ILLEGAL_MODES = ("refuse", "raise")
 
 
-class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, int]):
+class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, Any]):
     """One player against the solo rules; episode = one game."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
@@ -86,11 +86,11 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, int]):
             move = game.action_table()[code].to_json()
             if self.illegal_action == "raise":
                 raise IllegalAction(f"action {code} {move} is not legal: {reason}")
-            info = {
+            refused = {
                 "action_mask": self._mask(),
                 "illegal_action": f"action {code} {move} was refused: {reason}",
             }
-            return self.encoder.observe(0), 0.0, False, False, info
+            return self.encoder.observe(0), 0.0, False, False, refused
         game.apply_action_id(0, code, checked=True)
         self.encoder.after(0, code)
         obs = self.encoder.observe(0)
@@ -104,7 +104,7 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, int]):
             info["suns"] = result["suns"]
         return obs, reward, game.over, False, info
 
-    def render(self) -> str | None:  # type: ignore[override]
+    def render(self) -> str | None:
         if self.render_mode is None:
             gymnasium.logger.warn(
                 'render() was called without a render mode; pass render_mode="ansi"'

@@ -1,0 +1,64 @@
+"""Determinization: a full game state consistent with what one seat may know.
+
+Search bots never look at the true hidden parts of a state. For every simulation they copy the
+state and re-deal its hidden parts from their own random generator. Each hidden part is first put
+in a canonical order (sorted), so the sample depends only on the public contents and the bot's
+RNG, never on the true order.
+
+Harmonies hides the pouch order (its multiset is public), the animal draw pile's order (its
+contents are the animals seen nowhere else) and the face-down spirit offers of the other seats.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from glade.core import BadInput, Game
+from glade.harmonies.data import SPIRITS
+from glade.harmonies.game import HarmoniesGame
+
+
+def determinize_harmonies(state: HarmoniesGame, seat: int, rng: random.Random) -> HarmoniesGame:
+    """A copy of ``state`` with the pouch, draw pile and other seats' spirit offers re-dealt."""
+    g = state.copy()
+    pouch = sorted(g.pouch)
+    rng.shuffle(pouch)
+    g.pouch = pouch
+    deck = sorted(g.deck)
+    rng.shuffle(deck)
+    g.deck = deck
+    hidden = [s for s in range(g.players) if s != seat and g.boards[s].offer]
+    if hidden:
+        known = {b.spirit for b in g.boards if b.spirit >= 0}
+        if 0 <= seat < g.players:
+            known.update(g.boards[seat].offer)
+        pool = [c for c in SPIRITS if c not in known]
+        rng.shuffle(pool)
+        for s in hidden:
+            b = g.boards[s]
+            g.boards[s] = b = b.copy()
+            b.offer = (pool.pop(), pool.pop())
+    return g
+
+
+Determinizer = Callable[[Game, int, random.Random], Game]
+
+
+def _harmonies(state: Game, seat: int, rng: random.Random) -> Game:
+    assert isinstance(state, HarmoniesGame)
+    return determinize_harmonies(state, seat, rng)
+
+
+DETERMINIZERS: dict[str, Determinizer] = {"harmonies": _harmonies}
+
+
+def determinize(state: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of ``state`` whose hidden parts are re-sampled consistently with ``seat``'s view."""
+    found = DETERMINIZERS.get(state.game_name)
+    if found is None:
+        raise BadInput(f"search bots cannot sample the hidden parts of {state.game_name} games")
+    return found(state, seat, rng)
+
+
+__all__ = ["DETERMINIZERS", "determinize", "determinize_harmonies"]

@@ -1,0 +1,84 @@
+"""The Harmonies side of the tree search: whole turns as moves, quick greedy play-outs."""
+
+from __future__ import annotations
+
+import math
+import random
+
+from glade.core import Game
+from glade.harmonies.game import HarmoniesGame
+
+from .harmonies_eval import evaluate, turns_left
+from .harmonies_greedy import turn_candidates
+from .mcts import Move, outcome_values
+
+ROOT_MOVES = 12  # whole-turn candidates searched at the root
+INNER_MOVES = 5  # candidates at deeper nodes (one per central space)
+
+
+def leaf_values(game: HarmoniesGame) -> list[float]:
+    """Each seat's value of an unfinished game from the hand-written evaluation."""
+    evals = [evaluate(game, b, turns_left(game, b)) for b in game.boards]
+    if len(evals) == 1:
+        return [min(1.0, evals[0] / 150)]
+    out = []
+    for s, e in enumerate(evals):
+        best_other = max(evals[o] for o in range(len(evals)) if o != s)
+        out.append(1 / (1 + math.exp(-(e - best_other) / 10)))
+    return out
+
+
+class HarmoniesAdapter:
+    """Moves are whole turns; play-outs use a light greedy for a couple of rounds."""
+
+    tree_depth = 1
+
+    def __init__(self) -> None:
+        self.rng = random.Random(0)  # tie-breaks only
+
+    def moves(self, state: Game, seat: int, root: bool) -> list[Move]:
+        assert isinstance(state, HarmoniesGame)
+        board = state.boards[seat]
+        if board.offer:
+            return [(state.space.SPIRIT + k - 32,) for k in board.offer]
+        if root:
+            found = turn_candidates(state, seat, self.rng, per_space=3)
+            limit = ROOT_MOVES
+        else:
+            found = turn_candidates(state, seat, self.rng, beam=2, per_space=1)
+            limit = INNER_MOVES
+        out: list[Move] = []
+        seen: set[Move] = set()
+        for _, codes in found:
+            move = tuple(codes)
+            if move not in seen:
+                seen.add(move)
+                out.append(move)
+            if len(out) >= limit:
+                break
+        if not out:
+            out = [(c,) for c in state.legal_action_ids(seat)]
+        return out
+
+    def rollout(self, state: Game, seat: int, rng: random.Random) -> list[float]:
+        assert isinstance(state, HarmoniesGame)
+        horizon = 2 * state.players - 1
+        for _ in range(horizon):
+            if state.is_over:
+                break
+            mover = state.current
+            board = state.boards[mover]
+            if board.offer:
+                state.apply_action_id(mover, state.space.SPIRIT + rng.choice(board.offer) - 32)
+                continue
+            found = turn_candidates(state, mover, rng, beam=1, per_space=1, spaces=2)
+            if not found:
+                break
+            for code in found[0][1]:
+                state.apply_action_id(mover, code, checked=True)
+        if state.is_over:
+            return outcome_values(state)
+        return leaf_values(state)
+
+
+__all__ = ["HarmoniesAdapter", "leaf_values"]

@@ -1,0 +1,249 @@
+"""Information-set Monte-Carlo tree search over determinizations, for both games.
+
+Each iteration re-samples the hidden parts of the state from the bot's own RNG (see
+``determinize``), walks the tree with UCB restricted to the moves available in that sample
+(single-observer ISMCTS: a child's "available" count grows each time it could have been chosen),
+adds one node, plays the rest out with a fast policy for a bounded number of turns and scores the
+leaf for every seat. Moves are whole decisions where the game adapter provides them (a Harmonies
+turn is one move: central space, three placements, cubes and card), replayed underneath as the
+engine's own actions.
+
+The tree is kept between calls: when the game has moved on by moves the tree already holds, the
+matching subtree becomes the new root.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Protocol
+
+from glade.core import Action, BadInput, Game
+
+from . import Budget
+from .determinize import determinize
+
+Move = tuple[int, ...]
+
+LEVELS: dict[str, int] = {"easy": 10, "normal": 40, "hard": 150}
+UCB_C = 0.7
+
+
+class Adapter(Protocol):
+    """What the search needs to know about one game."""
+
+    tree_depth: int
+
+    def moves(self, state: Game, seat: int, root: bool) -> list[Move]:
+        """Candidate moves of ``seat`` now, most promising first."""
+        ...
+
+    def rollout(self, state: Game, seat: int, rng: random.Random) -> list[float]:
+        """Play on from ``state`` with a fast policy; each seat's value in [0, 1]."""
+        ...
+
+
+class GenericAdapter:
+    """Every legal action is a move; random play-outs to the end, scored by the result."""
+
+    tree_depth = 64
+    max_rollout = 2000
+
+    def moves(self, state: Game, seat: int, root: bool) -> list[Move]:
+        return [(c,) for c in state.legal_action_ids(seat)]
+
+    def rollout(self, state: Game, seat: int, rng: random.Random) -> list[float]:
+        for _ in range(self.max_rollout):
+            if state.is_over:
+                break
+            mover = state.to_act[0]
+            state.apply_action_id(mover, rng.choice(state.legal_action_ids(mover)), checked=True)
+        return outcome_values(state)
+
+
+def outcome_values(state: Game) -> list[float]:
+    """1 for a sole winner, shared for ties, 0 otherwise, nudged by the score margin."""
+    result = state.result()
+    scores = result["scores"]
+    winners = result["winners"]
+    n = len(scores)
+    if n == 1:
+        return [min(1.0, scores[0] / 150)]
+    out = []
+    for s in range(n):
+        base = (1.0 / len(winners)) if s in winners else 0.0
+        best_other = max(scores[o] for o in range(n) if o != s)
+        margin = math.tanh((scores[s] - best_other) / 30)
+        out.append(0.9 * base + 0.05 * (1 + margin))
+    return out
+
+
+def adapter_for(game: Game) -> Adapter:
+    if game.game_name == "harmonies":
+        from .harmonies_search import HarmoniesAdapter
+
+        return HarmoniesAdapter()
+    return GenericAdapter()
+
+
+class Node:
+    __slots__ = ("children", "visits", "avail", "total", "seat", "prior")
+
+    def __init__(self, seat: int, prior: float = 0.0) -> None:
+        self.children: dict[Move, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.total = 0.0  # sum of values for ``seat``, the seat that made the move into this node
+        self.seat = seat
+        self.prior = prior
+
+
+class MCTSBot:
+    """ISMCTS; ``level`` (easy, normal, hard) sets the default iterations per move."""
+
+    name = "mcts"
+
+    def __init__(
+        self, seed: int | None = None, level: str = "normal", adapter: Adapter | None = None
+    ) -> None:
+        if level not in LEVELS:
+            raise BadInput(f"unknown mcts level {level!r}; levels are {', '.join(LEVELS)}")
+        self.level = level
+        self.adapter = adapter
+        self.rng = random.Random(seed)
+        self.root: Node | None = None
+        self.root_log = 0  # length of the game log the root stands for
+        self.root_key: tuple[int, str] | None = None
+        self.last_stats: dict[str, float] = {}
+
+    # ------------------------------------------------------------------ the interface
+    def choose(self, state: Game, seat: int, budget: Budget | None = None) -> list[Action]:
+        table = state.action_table()
+        ranked = self.search(state, seat, budget)
+        return [table[c] for c in ranked[0][0]]
+
+    def search(
+        self, state: Game, seat: int, budget: Budget | None = None
+    ) -> list[tuple[Move, float, int]]:
+        """Root moves ranked by visits: (move, mean value for ``seat``, visits)."""
+        if state.is_over or seat not in state.to_act:
+            raise BadInput(f"seat {seat} has no move to make")
+        adapter = self.adapter or adapter_for(state)
+        budget = budget or Budget(iterations=LEVELS[self.level])
+        seconds = budget.seconds
+        iterations = budget.iterations
+        if seconds is None and iterations is None:
+            iterations = LEVELS[self.level]
+        root = self._reuse(state)
+        root_moves = adapter.moves(state, seat, True)
+        if not root_moves:
+            raise BadInput(f"seat {seat} has no move to make")
+        if len(root_moves) == 1:
+            self.root = None
+            return [(root_moves[0], 0.5, 0)]
+        start = time.perf_counter()
+        done = 0
+        while True:
+            if iterations is not None and done >= iterations:
+                break
+            if seconds is not None and time.perf_counter() - start >= seconds and done > 0:
+                break
+            self._iterate(state, seat, root, root_moves, adapter)
+            done += 1
+        self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start}
+        ranked = []
+        for move in root_moves:
+            child = root.children.get(move)
+            if child is None or child.visits == 0:
+                continue
+            ranked.append((move, child.total / child.visits, child.visits))
+        ranked.sort(key=lambda item: (-item[2], -item[1]))
+        if not ranked:
+            ranked = [(root_moves[0], 0.5, 0)]
+        self.root = root
+        self.root_log = len(state.log)
+        self.root_key = (state.seed, state.game_name)
+        return ranked
+
+    # ------------------------------------------------------------------ tree reuse
+    def _reuse(self, state: Game) -> Node:
+        """The subtree for ``state`` if the moves since the last search are in the tree."""
+        mover = state.to_act[0]
+        old = self.root
+        if old is None or self.root_key != (state.seed, state.game_name):
+            return Node(mover)
+        new_entries = state.log[self.root_log :]
+        if len(state.log) < self.root_log:
+            return Node(mover)
+        node = old
+        i = 0
+        while i < len(new_entries):
+            matched = None
+            for move, child in node.children.items():
+                n = len(move)
+                seats = {e[0] for e in new_entries[i : i + n]}
+                codes = tuple(e[1] for e in new_entries[i : i + n])
+                if codes == move and seats == {child.seat}:
+                    matched = child
+                    break
+            if matched is None:
+                return Node(mover)
+            node = matched
+            i += len(move)
+        if node is old and new_entries:
+            return Node(mover)
+        return node
+
+    # ------------------------------------------------------------------ one iteration
+    def _iterate(
+        self, state: Game, seat: int, root: Node, root_moves: list[Move], adapter: Adapter
+    ) -> None:
+        rng = self.rng
+        game = determinize(state, seat, rng)
+        path = [root]
+        node = root
+        depth = 0
+        while not game.is_over and depth < adapter.tree_depth:
+            mover = seat if depth == 0 else game.to_act[0]
+            moves = root_moves if depth == 0 else adapter.moves(game, mover, False)
+            if not moves:
+                break
+            untried = [m for m in moves if m not in node.children]
+            for m in moves:
+                child = node.children.get(m)
+                if child is not None:
+                    child.avail += 1
+            if untried:
+                move = untried[0]
+                child = Node(mover)
+                child.avail = 1
+                node.children[move] = child
+                self._play(game, mover, move)
+                path.append(child)
+                break
+            best, best_score = moves[0], -1.0
+            for m in moves:
+                child = node.children[m]
+                score = child.total / child.visits + UCB_C * math.sqrt(
+                    math.log(child.avail) / child.visits
+                )
+                if score > best_score:
+                    best, best_score = m, score
+            node = node.children[best]
+            self._play(game, mover, best)
+            path.append(node)
+            depth += 1
+        values = outcome_values(game) if game.is_over else adapter.rollout(game, seat, rng)
+        for n in path:
+            n.visits += 1
+            if n is not root:
+                n.total += values[n.seat]
+
+    @staticmethod
+    def _play(game: Game, seat: int, move: Move) -> None:
+        for code in move:
+            game.apply_action_id(seat, code, checked=True)
+
+
+__all__ = ["Adapter", "GenericAdapter", "LEVELS", "MCTSBot", "Move", "Node", "outcome_values"]
