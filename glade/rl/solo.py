@@ -43,7 +43,7 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, Any]):
             raise BadInput(
                 f"illegal_action must be one of {', '.join(ILLEGAL_MODES)}, not {illegal_action!r}"
             )
-        self.encoder = HarmoniesEncoder(1, side, spirits)
+        self.encoder = HarmoniesEncoder(1, side, spirits, live_scores=True)
         self.render_mode = render_mode
         self.illegal_action = illegal_action
         self.observation_space = spaces.Box(
