@@ -45,7 +45,8 @@ class MaskedPolicy(nn.Module):
         )
 
     def forward(self, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
-        logits: torch.Tensor = self.net(obs * self.scale)
+        scale: torch.Tensor = self.get_buffer("scale")
+        logits: torch.Tensor = self.net(obs * scale)
         return logits.masked_fill(mask == 0, float("-inf"))
 
 
@@ -83,7 +84,7 @@ def train(
             trajectories[i].append(logp[i])
         obs, masks, _, rewards, dones = runner.step(actions.numpy())
         steps += batch
-        for i in np.flatnonzero(dones):
+        for i in np.flatnonzero(dones).tolist():
             score = float(rewards[i, 0])
             returns.append(score)
             pending.append((score, torch.stack(trajectories[i]).sum()))
