@@ -36,6 +36,20 @@ for _state, _stack in enumerate(STACKS):
         CELL_PLANES[_state, _level * 6 + _color] = 1.0
 
 
+_TOKEN_COUNTS: dict[tuple[int, ...], np.ndarray] = {}
+
+
+def token_counts(tokens: tuple[int, ...]) -> np.ndarray:
+    """Tokens per colour of a central space, as a (6,) float32 array (cached per tuple)."""
+    found = _TOKEN_COUNTS.get(tokens)
+    if found is None:
+        found = np.zeros(6, dtype=np.float32)
+        for color in tokens:
+            found[color] += 1.0
+        _TOKEN_COUNTS[tokens] = found
+    return found
+
+
 def _board_layout(n: int) -> Layout:
     lay = Layout()
     lay.add(
@@ -171,6 +185,8 @@ class HarmoniesEncoder(Encoder):
         self._common_stale = True
         self._pouch_len = -1
         self._pouch_counts = np.zeros(6, dtype=np.int64)
+        self._taken = 0  # the central space taken this turn
+        self._emptied_slots: list[int] = []  # card slots emptied this turn
 
     # ------------------------------------------------------------------ describing
     def action_ranges(self) -> list[ActionRange]:
@@ -211,6 +227,8 @@ class HarmoniesEncoder(Encoder):
         self._score_stale = set(everyone)
         self._common_stale = True
         self._pouch_len = -1
+        self._taken = 0
+        self._emptied_slots = []
 
     def after(self, seat: int, code: int) -> None:
         """Update the encoding for move ``code`` just played by ``seat``: only what it changed."""
@@ -219,6 +237,7 @@ class HarmoniesEncoder(Encoder):
         sp = self.space
         c = self._common
         if code < sp.PLACE:  # take_tokens: a central space moves into the hand
+            self._taken = code
             base = code * 6
             c[base : base + 6] = 0.0
             for color in state.hand:
@@ -232,6 +251,7 @@ class HarmoniesEncoder(Encoder):
             if self.live_scores:
                 self._score_stale.add(seat)
         elif code < sp.CUBE:  # take_card: a slot empties, the card joins the board's cards
+            self._emptied_slots.append(code - sp.CARD)
             base = self._row + (code - sp.CARD) * ANIMALS
             c[base : base + ANIMALS] = 0.0
             c[self._c["flags"] + 1] = 1.0
@@ -252,8 +272,43 @@ class HarmoniesEncoder(Encoder):
             c[self._c["flags"] + 2] = 1.0
             c[self._c["counters"] + 3] = len(state.discards)
         else:  # end_turn: refills, counters; the turn's scores are settled
-            self._common_stale = True
+            if not self._common_stale:
+                self._end_turn_common(state)
             self._score_stale.add(seat)
+
+    def _end_turn_common(self, state: HarmoniesGame) -> None:
+        """The shared table after an end of turn: refilled central spaces and slots, counters."""
+        c = self._common
+        off = self._c
+        refilled = range(len(state.central)) if state.solo else (self._taken,)
+        for space in refilled:
+            c[space * 6 : space * 6 + 6] = token_counts(state.central[space])
+        if len(state.pouch) != self._pouch_len:  # the refills came out of the pouch
+            counts = self._pouch_counts
+            for space in refilled:
+                counts -= token_counts(state.central[space]).astype(np.int64)
+            if int(counts.sum()) != len(state.pouch):  # not a plain refill: count afresh
+                counts = np.bincount(state.pouch, minlength=6)
+            self._pouch_counts = counts
+            self._pouch_len = len(state.pouch)
+            c[off["pouch"] : off["pouch"] + 6] = counts
+        c[self._hand : self._hand + 6] = 0.0
+        for slot in self._emptied_slots:
+            card = state.row[slot]
+            if card >= 0:
+                c[self._row + slot * ANIMALS + card] = 1.0
+        self._emptied_slots.clear()
+        c[off["deck"]] = len(state.deck)
+        f = off["flags"]
+        c[f : f + 4] = (0.0, 0.0, 0.0, state.end_triggered)
+        k = off["counters"]
+        turn = state.turn
+        c[k : k + 4] = (
+            turn,
+            turn // self.players + (0 if state.over else 1),
+            state.out,
+            len(state.discards),
+        )
 
     # ------------------------------------------------------------------ encoding
     def _encode_cells(self, s: int) -> None:
@@ -330,6 +385,7 @@ class HarmoniesEncoder(Encoder):
             state.out,
             len(state.discards),
         )
+        self._emptied_slots.clear()
         self._common_stale = False
 
     def _refresh(self) -> None:

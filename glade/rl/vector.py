@@ -5,6 +5,7 @@
     obs, masks, seats, rewards, dones = runner.step(actions)   # one action per game
 
 Row ``i`` of ``obs``/``masks`` is game ``i`` seen by the seat that acts there now (``seats[i]``).
+``runner.legal[i]`` lists the same legal moves as ``masks[i]``, for policies that sample from lists.
 A finished game hands out its final rewards (``rewards[i, seat]``, one column per seat), sets
 ``dones[i]`` and is replaced at once by a new game, whose first observation is the one returned.
 """
@@ -53,6 +54,8 @@ class VectorGames:
         self._masks = np.zeros((num_games, self.n_actions), dtype=np.int8)
         self._seats = np.zeros(num_games, dtype=np.int64)
         self.finished: list[dict[str, Any]] = []  # results of finished games, in finishing order
+        # the legal move indices of each game's acting seat, as lists (the masks' nonzero entries)
+        self.legal: list[list[int]] = [[] for _ in range(num_games)]
 
     def _start(self, i: int) -> None:
         seed = self._next_seed
@@ -70,9 +73,11 @@ class VectorGames:
         seat = game.to_act[0]
         self._seats[i] = seat
         self.encoders[i].observe(seat, out=self._obs[i])
+        ids = game.legal_action_ids(seat)
+        self.legal[i] = ids
         mask = self._masks[i]
         mask.fill(0)
-        mask[game.legal_action_ids(seat)] = 1
+        mask[ids] = 1
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Start every game afresh; returns copies of (observations, masks, acting seats)."""
