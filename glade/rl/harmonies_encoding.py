@@ -73,7 +73,7 @@ def _board_layout(n: int) -> Layout:
         "score",
         len(SCORE_KEYS),
         500,
-        "score when its owner's last turn ended: " + ", ".join(SCORE_KEYS),
+        "score at its owner's last end of turn (live in the solo env): " + ", ".join(SCORE_KEYS),
     )
     lay.add(
         "counts",

@@ -93,3 +93,20 @@ class Encoder(ABC):
             if seg.name == name:
                 return seg
         raise KeyError(name)
+
+
+def action_table_markdown(ranges: list[ActionRange]) -> str:
+    """The action ranges as a markdown table (used to write and check docs/rl.md)."""
+    lines = ["| indices | action | meaning |", "|---|---|---|"]
+    for r in ranges:
+        span = f"{r.start}" if r.length == 1 else f"{r.start}–{r.start + r.length - 1}"
+        lines.append(f"| {span} | `{r.name}` | {r.doc} |")
+    return "\n".join(lines)
+
+
+def segment_table_markdown(segments: list[Segment], base: int = 0) -> str:
+    """Segments as a markdown table with offsets relative to ``base``."""
+    lines = ["| offset | length | segment | max | contents |", "|---|---|---|---|---|"]
+    for s in segments:
+        lines.append(f"| {s.start - base} | {s.length} | `{s.name}` | {s.high:g} | {s.doc} |")
+    return "\n".join(lines)
