@@ -26,6 +26,8 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("harmonies", {"players": 1}),
     ("harmonies", {"players": 2}),
     ("harmonies", {"players": 4}),
+    ("living-forest", {"players": 2}),
+    ("living-forest", {"players": 4}),
 ]
 
 

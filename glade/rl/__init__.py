@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gymnasium
 
-from . import harmonies_v0
+from . import harmonies_v0, living_forest_v0
 from .aec import REWARDS, GladeAECEnv
 from .rollouts import Episode, rollouts
 from .solo import HarmoniesSoloEnv
@@ -27,5 +27,6 @@ __all__ = [
     "SOLO_ID",
     "VectorGames",
     "harmonies_v0",
+    "living_forest_v0",
     "rollouts",
 ]

@@ -82,11 +82,11 @@ class GladeAECEnv(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{i}" for i in range(encoder.players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        high = encoder.high
+        low, high = encoder.low, encoder.high
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(0.0, high, shape=(encoder.size,), dtype=np.float32),
+                    "observation": spaces.Box(low, high, shape=(encoder.size,), dtype=np.float32),
                     "action_mask": spaces.Box(0, 1, shape=(encoder.n_actions,), dtype=np.int8),
                 }
             )

@@ -11,6 +11,7 @@ from .spec import Encoder
 
 ENCODERS: dict[str, str] = {
     "harmonies": "glade.rl.harmonies_encoding:HarmoniesEncoder",
+    "living-forest": "glade.rl.living_forest_encoding:LivingForestEncoder",
 }
 
 

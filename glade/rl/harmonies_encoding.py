@@ -149,9 +149,7 @@ class HarmoniesEncoder(Encoder):
         common = _common_layout(self.boards_size)
         self.segments.extend(common.segments)
         self.size = common.size
-        self.high = np.zeros(self.size, dtype=np.float32)
-        for seg in self.segments:
-            self.high[seg.start : seg.stop] = seg.high
+        self.bounds()
         off = {seg.name: seg.start for seg in board.segments}
         self._cells_len = self.n * CELL_WIDTH
         self._held = off["animals.held"]

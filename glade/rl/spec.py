@@ -26,6 +26,7 @@ class Segment:
     length: int
     high: float
     doc: str
+    low: float = 0.0
 
     @property
     def stop(self) -> int:
@@ -50,8 +51,8 @@ class Layout:
         self.size = start
         self.segments: list[Segment] = []
 
-    def add(self, name: str, length: int, high: float, doc: str) -> int:
-        seg = Segment(self.prefix + name, self.size, length, float(high), doc)
+    def add(self, name: str, length: int, high: float, doc: str, low: float = 0.0) -> int:
+        seg = Segment(self.prefix + name, self.size, length, float(high), doc, float(low))
         self.segments.append(seg)
         self.size += length
         return seg.start
@@ -66,7 +67,16 @@ class Encoder(ABC):
     size: int  # observation length
     n_actions: int
     segments: list[Segment]
-    high: np.ndarray  # upper bound of every observation entry (all entries are >= 0)
+    high: np.ndarray  # upper bound of every observation entry
+    low: np.ndarray  # lower bound of every observation entry
+
+    def bounds(self) -> None:
+        """Fill ``high`` and ``low`` from ``segments``."""
+        self.high = np.zeros(self.size, dtype=np.float32)
+        self.low = np.zeros(self.size, dtype=np.float32)
+        for seg in self.segments:
+            self.high[seg.start : seg.stop] = seg.high
+            self.low[seg.start : seg.stop] = seg.low
 
     @abstractmethod
     def action_ranges(self) -> list[ActionRange]:
@@ -106,7 +116,9 @@ def action_table_markdown(ranges: list[ActionRange]) -> str:
 
 def segment_table_markdown(segments: list[Segment], base: int = 0) -> str:
     """Segments as a markdown table with offsets relative to ``base``."""
-    lines = ["| offset | length | segment | max | contents |", "|---|---|---|---|---|"]
+    lines = ["| offset | length | segment | range | contents |", "|---|---|---|---|---|"]
     for s in segments:
-        lines.append(f"| {s.start - base} | {s.length} | `{s.name}` | {s.high:g} | {s.doc} |")
+        lines.append(
+            f"| {s.start - base} | {s.length} | `{s.name}` | {s.low:g}..{s.high:g} | {s.doc} |"
+        )
     return "\n".join(lines)
