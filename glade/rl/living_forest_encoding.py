@@ -25,8 +25,11 @@ from glade.living_forest.game import (
     A_MOVE,
     A_PICK,
     A_STEAL,
+    A_USE,
     ACTIONS,
+    DRAW,
     KIND_NAMES,
+    OVER,
     PHASE_NAMES,
     PLANT_CELLS,
     SUB_NAMES,
@@ -156,6 +159,8 @@ class LivingForestEncoder(Encoder):
         self._table_stale = True
         self._round = -1
         self._phase = -1
+        self._forest_keys: list[tuple[int, ...]] = [()] * self.players
+        self._display_key: tuple[int, ...] = ()
 
     def action_ranges(self) -> list[ActionRange]:
         moves = 12 - self.players
@@ -191,84 +196,119 @@ class LivingForestEncoder(Encoder):
         self._table_stale = True
         self._round = state.round
         self._phase = state.phase
+        self._forest_keys = [()] * self.players
+        self._display_key = ()
 
     def after(self, seat: int, code: int) -> None:
         state = self._state
         assert state is not None
         self._table_stale = True
-        if state.round != self._round or state.phase != self._phase or A_STEAL <= code < A_MOVE:
-            # an end of round (Onibi, discards), a phase change or a theft touches every spirit
+        if state.round != self._round or state.phase == OVER or A_STEAL <= code < A_MOVE:
+            # an end of round (Onibi, help lines to the discards) or a theft touches every spirit
             self._stale.update(range(self.players))
             self._round = state.round
-            self._phase = state.phase
+        elif self._phase == DRAW:  # a draw, a stop or a fragment: only this spirit's help line
+            if seat not in self._stale:
+                self._encode_help(seat, False)
+            if code != A_USE and state.phase == DRAW:  # a fragment goes back to the supply
+                self._table_stale = False
         else:
             self._stale.add(seat)
+        self._phase = state.phase
 
     # ------------------------------------------------------------------ encoding
+    def _encode_help(self, s: int, everything: bool) -> None:
+        """Re-encode what the draw phase changes: help line, symbols, piles, fragments, progress."""
+        state = self._state
+        assert state is not None
+        blk = self._blocks[s]
+        o = self._s
+        line = blk[o["help_line"] : o["help_line"] + N_CARDS]
+        line[:] = 0.0
+        for card in state.helps[s]:
+            line[card] += 1.0
+        blk[o["help_elements"] : o["help_elements"] + 5] = state.hel[s]
+        net = state.net[s]
+        blk[o["symbols"] : o["symbols"] + 2] = (max(net, 0), max(-net, 0))
+        blk[o["drawing"] : o["drawing"] + 2] = (state.drawing[s], state.fresh[s])
+        discards = state.discards[s]
+        if everything or blk[o["pile_sizes"] + 1] != len(discards):  # reshuffled, or a fragment
+            pile = blk[o["discard"] : o["discard"] + N_CARDS]
+            pile[:] = 0.0
+            for card in discards:
+                pile[card] += 1.0
+        # sizes only: the order and contents of the draw stack stay hidden
+        blk[o["pile_sizes"] : o["pile_sizes"] + 2] = (len(state.decks[s]), len(discards))
+        blk[o["fragments"]] = state.frags[s]
+        blk[o["progress"] : o["progress"] + 3] = state.counts(s)
+
     def _encode_spirit(self, s: int) -> None:
         state = self._state
         assert state is not None
         blk = self._blocks[s]
         o = self._s
-        blk[:] = 0.0
-        forest = np.asarray(state.forests[s])
-        kinds = np.where(forest == START_TREE, 1, np.where(forest < 0, 0, forest + 2))
-        blk[o["forest"] + self._cell_base + kinds] = 1.0
-        if state.helps[s]:
-            blk[o["help_line"] : o["help_line"] + N_CARDS] = np.bincount(
-                state.helps[s], minlength=N_CARDS
-            )
-        blk[o["help_elements"] : o["help_elements"] + 5] = state.hel[s]
+        forest = tuple(state.forests[s])
+        if forest != self._forest_keys[s]:  # forests change only when a tree is planted
+            self._forest_keys[s] = forest
+            cells = blk[o["forest"] : o["forest"] + CELLS * CELL_KINDS]
+            cells[:] = 0.0
+            kinds = [1 if t == START_TREE else (0 if t < 0 else t + 2) for t in forest]
+            cells[self._cell_base + kinds] = 1.0
+        self._encode_help(s, True)
         blk[o["forest_elements"] : o["forest_elements"] + 5] = state.fel[s]
-        net = state.net[s]
-        blk[o["symbols"] + (0 if net >= 0 else 1)] = abs(net)
-        blk[o["drawing"]] = state.phase == 0 and state.drawing[s]
-        blk[o["drawing"] + 1] = state.fresh[s]
-        blk[o["pile_sizes"]] = len(state.decks[s])  # the size only: the order stays hidden
-        blk[o["pile_sizes"] + 1] = len(state.discards[s])
-        if state.discards[s]:
-            blk[o["discard"] : o["discard"] + N_CARDS] = np.bincount(
-                state.discards[s], minlength=N_CARDS
-            )
-        blk[o["fragments"]] = state.frags[s]
-        blk[o["rock"] + state.pos[s]] = 1.0
+        rock = blk[o["rock"] : o["rock"] + 12]
+        rock[:] = 0.0
+        rock[state.pos[s]] = 1.0
         blk[o["fires"] : o["fires"] + 3] = state.fires[s]
         blk[o["victory_tiles"] : o["victory_tiles"] + 3] = state.vts[s]
-        blk[o["progress"] : o["progress"] + 3] = state.counts(s)
 
     def _encode_table(self) -> None:
         state = self._state
         assert state is not None
         t = self._table
         o = self._t
-        t[:] = 0.0
-        display = np.asarray(state.display)
-        present = display >= 0
-        slots = t[o["display"] : o["display"] + 12 * SLOT_FEATURES].reshape(12, SLOT_FEATURES)
-        slots[present] = CARD_FEATURES[display[present]]
-        t[o["stacks"] : o["stacks"] + 3] = [len(st) for st in state.stacks]
-        centre = state.centre
-        for value in centre:
-            t[o["centre_fires"] + value - 2] += 1.0
-        t[o["centre_fires"] + 3] = sum(centre)
-        t[o["fire_supply"] : o["fire_supply"] + 3] = state.fire_supply
-        t[o["tree_supply"] : o["tree_supply"] + N_TREES] = state.tree_supply
-        t[o["supplies"]] = state.frag_supply
-        t[o["supplies"] + 1] = state.varan_supply
-        t[o["taken"] : o["taken"] + 3] = state.taken
-        t[o["phase"] + state.phase] = 1.0
-        t[o["round"]] = state.round
-        if state.phase == ACTIONS:
-            t[o["actions_left"]] = state.left
-            used = state.used
-            for k in range(5):
-                t[o["actions_used"] + k] = used >> k & 1
-            t[o["step"] + state.sub] = 1.0
-            t[o["step_state"]] = state.bonus
-            t[o["step_state"] + 1] = state.budget
-            t[o["step_state"] + 2] = state.picked
+        display = tuple(state.display)
+        if display != self._display_key:
+            self._display_key = display
+            slots = t[o["display"] : o["display"] + 12 * SLOT_FEATURES].reshape(12, SLOT_FEATURES)
+            for i, card in enumerate(display):
+                slots[i] = CARD_FEATURES[card] if card >= 0 else 0.0
+        centre = [0.0, 0.0, 0.0, float(sum(state.centre))]
+        for value in state.centre:
+            centre[value - 2] += 1.0
+        phase = [0.0, 0.0, 0.0]
+        phase[state.phase] = 1.0
+        seats = [0.0] * MAX_SEATS
+        acting = state.phase == ACTIONS
+        used = state.used if acting else 0
+        step = [0.0] * len(SUB_NAMES)
+        pending = [0.0] * 4
+        if acting:
+            step[state.sub] = 1.0
             for kind, _extra in state.pending:
-                t[o["pending"] + kind] += 1.0
+                pending[kind] += 1.0
+        # every segment from "stacks" to "victims", in layout order (seat-relative ones are 0 here)
+        t[o["stacks"] : o["victims"] + MAX_SEATS] = [
+            *(len(st) for st in state.stacks),
+            *centre,
+            *state.fire_supply,
+            *state.tree_supply,
+            state.frag_supply,
+            state.varan_supply,
+            *state.taken,
+            *phase,
+            state.round,
+            *seats,
+            *seats,
+            state.left if acting else 0,
+            *(used >> k & 1 for k in range(5)),
+            *step,
+            state.bonus if acting else 0,
+            state.budget if acting else 0,
+            state.picked if acting else 0,
+            *pending,
+            *seats,
+        ]
         self._table_stale = False
 
     def observe(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:

@@ -62,19 +62,20 @@ def test_masks_match_the_engine_over_thousands_of_random_steps(players: int) -> 
     assert steps >= 1500
 
 
-def test_incremental_encoding_equals_a_fresh_one_and_stays_in_bounds() -> None:
+@pytest.mark.parametrize("players", [3, 4])
+def test_incremental_encoding_equals_a_fresh_one_and_stays_in_bounds(players: int) -> None:
     rng = random.Random(2)
-    enc = LivingForestEncoder(3)
+    enc = LivingForestEncoder(players)
     for g in range(1):
-        game = glade.new_game("living-forest", seed=70 + g, players=3)
+        game = glade.new_game("living-forest", seed=70 + g, players=players)
         enc.reset(game)
         step = 0
         while not game.is_over:
             step += 1
             # every seat's view every 4th move (and at every round change), else the acting seat's
-            seats = range(3) if step % 4 == 0 or game.phase == 0 else game.to_act[:1]
+            seats = range(players) if step % 4 == 0 or game.phase == 0 else game.to_act[:1]
             for seat in seats:
-                fresh = LivingForestEncoder(3)
+                fresh = LivingForestEncoder(players)
                 fresh.reset(game)
                 got = enc.observe(seat)
                 assert np.array_equal(got, fresh.observe(seat))
