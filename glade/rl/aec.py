@@ -34,6 +34,19 @@ def check_reward(reward: str, players: int) -> str:
     return reward
 
 
+def check_seed(seed: Any) -> int:
+    """A reset seed as a plain int, or BadInput saying what a seed must be."""
+    if isinstance(seed, (bool, np.bool_)):
+        raise BadInput(f"a seed is a whole number from 0 to 2**63 - 1, not {seed!r}")
+    try:
+        value = operator.index(seed)
+    except TypeError:
+        raise BadInput(f"a seed is a whole number from 0 to 2**63 - 1, not {seed!r}") from None
+    if not 0 <= value < 2**63:
+        raise BadInput(f"a seed is a whole number from 0 to 2**63 - 1, not {value}")
+    return value
+
+
 def final_rewards(result: dict[str, Any], reward: str) -> list[float]:
     """Each seat's reward from a finished game's ``result()``."""
     scores = [float(s) for s in result["scores"]]
@@ -112,8 +125,8 @@ class GladeAECEnv(AECEnv):
         """Start a new game. ``seed`` becomes the game's seed (``glade.new_game(..., seed=seed)``
         replays it); without one the seed comes from the last seeded reset's generator."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-            game_seed = int(seed)
+            game_seed = check_seed(seed)
+            self._rng = np.random.default_rng(game_seed)
         else:
             game_seed = int(self._rng.integers(2**63))
         enc = self.encoder

@@ -19,7 +19,7 @@ from glade import IllegalAction, new_game
 from glade.core import BadInput
 from glade.harmonies.game import HarmoniesGame
 
-from .aec import action_index
+from .aec import action_index, check_seed
 from .harmonies_encoding import HarmoniesEncoder
 
 ILLEGAL_MODES = ("refuse", "raise")
@@ -64,8 +64,10 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, Any]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new solo game; ``seed`` becomes the game's seed, so ``glade.new_game`` replays it."""
-        super().reset(seed=seed)
-        game_seed = int(seed) if seed is not None else int(self.np_random.integers(2**63))
+        game_seed = check_seed(seed) if seed is not None else None
+        super().reset(seed=game_seed)
+        if game_seed is None:
+            game_seed = int(self.np_random.integers(2**63))
         game = new_game("harmonies", seed=game_seed, **self.encoder.options)
         assert isinstance(game, HarmoniesGame)
         self.game = game

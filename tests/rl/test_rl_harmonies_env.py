@@ -149,6 +149,12 @@ def test_bad_configuration_is_refused_in_a_sentence() -> None:
         harmonies_v0.env(players=1, reward="win_loss")
     with pytest.raises(BadInput, match="render mode"):
         harmonies_v0.env(render_mode="human")
+    env = harmonies_v0.env()
+    for seed in (-1, 2**63, "7", 1.0, True):
+        with pytest.raises(BadInput, match="a seed is a whole number"):
+            env.reset(seed=seed)
+    env.reset(seed=np.int64(3))
+    assert env.game is not None and env.game.seed == 3
 
 
 def finish(env: harmonies_v0.raw_env, seed: int) -> dict:
