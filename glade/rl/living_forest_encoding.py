@@ -56,6 +56,16 @@ for _c in range(N_CARDS):
     CARD_FEATURES[_c, 5:] = CARDS.elements[_c]
 
 
+def _counts_into(out: np.ndarray, cards: tuple[int, ...]) -> None:
+    """Write how many of each card type ``cards`` holds into ``out``."""
+    if len(cards) > 8:
+        out[:] = np.bincount(cards, minlength=N_CARDS)
+        return
+    out[:] = 0.0
+    for card in cards:
+        out[card] += 1.0
+
+
 def _spirit_layout() -> Layout:
     lay = Layout()
     lay.add(
@@ -64,17 +74,18 @@ def _spirit_layout() -> Layout:
         1,
         "per cell (row-major 3x5): empty, starting tree, T3a..T11 one-hot",
     )
-    lay.add("help_line", N_CARDS, 30, "cards on the help line per card type (see card ids)")
-    lay.add("help_elements", 5, 80, "elements on the help line: " + ", ".join(ELEMENTS), low=-40)
     lay.add("forest_elements", 5, 80, "elements of the forest (trees and completed lines)")
-    lay.add("symbols", 2, 30, "solitary surplus, gregarious surplus on the help line (one is 0)")
-    lay.add("drawing", 2, 1, "still drawing this round, the last card was just drawn")
-    lay.add("pile_sizes", 2, 100, "cards in the draw stack, cards in the discard")
-    lay.add("discard", N_CARDS, 30, "cards in the discard per card type (public)")
-    lay.add("fragments", 1, 20, "fire fragments held")
     lay.add("rock", 12, 1, "position on the circle of spirits, one-hot")
     lay.add("fires", 3, 60, "fire tiles kept, per value 2, 3, 4")
     lay.add("victory_tiles", 3, 12, "victory tiles held: fire, flower, tree")
+    lay.add("help_line", N_CARDS, 30, "cards on the help line per card type (see card ids)")
+    lay.add("discard", N_CARDS, 30, "cards in the discard per card type (public)")
+    # the segments from here to the end are written together (see _encode_help)
+    lay.add("help_elements", 5, 80, "elements on the help line: " + ", ".join(ELEMENTS), low=-40)
+    lay.add("symbols", 2, 30, "solitary surplus, gregarious surplus on the help line (one is 0)")
+    lay.add("drawing", 2, 1, "still drawing this round, the last card was just drawn")
+    lay.add("pile_sizes", 2, 100, "cards in the draw stack, cards in the discard")
+    lay.add("fragments", 1, 20, "fire fragments held")
     lay.add(
         "progress", 3, 40, "progress toward 12: different trees, fires, sacred flowers", low=-20
     )
@@ -160,6 +171,8 @@ class LivingForestEncoder(Encoder):
         self._round = -1
         self._phase = -1
         self._forest_keys: list[tuple[int, ...]] = [()] * self.players
+        self._help_keys: list[tuple[int, ...]] = [()] * self.players
+        self._discard_keys: list[tuple[int, ...]] = [()] * self.players
         self._display_key: tuple[int, ...] = ()
 
     def action_ranges(self) -> list[ActionRange]:
@@ -197,6 +210,8 @@ class LivingForestEncoder(Encoder):
         self._round = state.round
         self._phase = state.phase
         self._forest_keys = [()] * self.players
+        self._help_keys = [()] * self.players
+        self._discard_keys = [()] * self.players
         self._display_key = ()
 
     def after(self, seat: int, code: int) -> None:
@@ -209,7 +224,7 @@ class LivingForestEncoder(Encoder):
             self._round = state.round
         elif self._phase == DRAW:  # a draw, a stop or a fragment: only this spirit's help line
             if seat not in self._stale:
-                self._encode_help(seat, False)
+                self._encode_help(seat)
             if code != A_USE and state.phase == DRAW:  # a fragment goes back to the supply
                 self._table_stale = False
         else:
@@ -217,30 +232,33 @@ class LivingForestEncoder(Encoder):
         self._phase = state.phase
 
     # ------------------------------------------------------------------ encoding
-    def _encode_help(self, s: int, everything: bool) -> None:
-        """Re-encode what the draw phase changes: help line, symbols, piles, fragments, progress."""
+    def _encode_help(self, s: int) -> None:
+        """Re-encode what the draw phase changes: help line, discard, symbols, piles, progress."""
         state = self._state
         assert state is not None
         blk = self._blocks[s]
         o = self._s
-        line = blk[o["help_line"] : o["help_line"] + N_CARDS]
-        line[:] = 0.0
-        for card in state.helps[s]:
-            line[card] += 1.0
-        blk[o["help_elements"] : o["help_elements"] + 5] = state.hel[s]
+        helps = tuple(state.helps[s])
+        if helps != self._help_keys[s]:
+            self._help_keys[s] = helps
+            _counts_into(blk[o["help_line"] : o["help_line"] + N_CARDS], helps)
+        discards = tuple(state.discards[s])
+        if discards != self._discard_keys[s]:
+            self._discard_keys[s] = discards
+            _counts_into(blk[o["discard"] : o["discard"] + N_CARDS], discards)
         net = state.net[s]
-        blk[o["symbols"] : o["symbols"] + 2] = (max(net, 0), max(-net, 0))
-        blk[o["drawing"] : o["drawing"] + 2] = (state.drawing[s], state.fresh[s])
-        discards = state.discards[s]
-        if everything or blk[o["pile_sizes"] + 1] != len(discards):  # reshuffled, or a fragment
-            pile = blk[o["discard"] : o["discard"] + N_CARDS]
-            pile[:] = 0.0
-            for card in discards:
-                pile[card] += 1.0
         # sizes only: the order and contents of the draw stack stay hidden
-        blk[o["pile_sizes"] : o["pile_sizes"] + 2] = (len(state.decks[s]), len(discards))
-        blk[o["fragments"]] = state.frags[s]
-        blk[o["progress"] : o["progress"] + 3] = state.counts(s)
+        blk[o["help_elements"] :] = [
+            *state.hel[s],
+            max(net, 0),
+            max(-net, 0),
+            state.drawing[s],
+            state.fresh[s],
+            len(state.decks[s]),
+            len(discards),
+            state.frags[s],
+            *state.counts(s),
+        ]
 
     def _encode_spirit(self, s: int) -> None:
         state = self._state
@@ -254,13 +272,15 @@ class LivingForestEncoder(Encoder):
             cells[:] = 0.0
             kinds = [1 if t == START_TREE else (0 if t < 0 else t + 2) for t in forest]
             cells[self._cell_base + kinds] = 1.0
-        self._encode_help(s, True)
-        blk[o["forest_elements"] : o["forest_elements"] + 5] = state.fel[s]
-        rock = blk[o["rock"] : o["rock"] + 12]
-        rock[:] = 0.0
+        self._encode_help(s)
+        rock = [0.0] * 12
         rock[state.pos[s]] = 1.0
-        blk[o["fires"] : o["fires"] + 3] = state.fires[s]
-        blk[o["victory_tiles"] : o["victory_tiles"] + 3] = state.vts[s]
+        blk[o["forest_elements"] : o["help_line"]] = [
+            *state.fel[s],
+            *rock,
+            *state.fires[s],
+            *state.vts[s],
+        ]
 
     def _encode_table(self) -> None:
         state = self._state

@@ -149,3 +149,38 @@ def test_runner_and_rollouts_play_living_forest() -> None:
     for seat, code in zip(episode.seats.tolist(), episode.actions.tolist(), strict=True):
         game.apply_action_id(seat, code)
     assert game.is_over and game.result()["scores"] == episode.scores
+
+
+def test_the_encoding_reads_each_spirit_as_documented() -> None:
+    rng = random.Random(9)
+    game = glade.new_game("living-forest", seed=19, players=3)
+    enc = LivingForestEncoder(3)
+    enc.reset(game)
+    while game.round < 4 or game.phase != 1:  # into the action phase of round 4
+        seat = game.to_act[0]
+        code = rng.choice(game.legal_action_ids(seat))
+        game.apply_action_id(seat, code, checked=True)
+        enc.after(seat, code)
+    obs = enc.observe(2)
+
+    def seg(name: str) -> list[float]:
+        s = enc.segment(name)
+        return obs[s.start : s.stop].tolist()
+
+    for who, owner in (("me", 2), ("next1", 0), ("next2", 1)):
+        prefix = f"spirit[{who}]."
+        assert seg(prefix + "help_line") == [game.helps[owner].count(c) for c in range(66)]
+        assert seg(prefix + "discard") == [game.discards[owner].count(c) for c in range(66)]
+        assert seg(prefix + "help_elements") == game.hel[owner]
+        assert seg(prefix + "forest_elements") == game.fel[owner]
+        assert seg(prefix + "rock").index(1.0) == game.pos[owner]
+        assert seg(prefix + "fires") == game.fires[owner]
+        assert seg(prefix + "victory_tiles") == game.vts[owner]
+        assert seg(prefix + "pile_sizes") == [len(game.decks[owner]), len(game.discards[owner])]
+        assert seg(prefix + "fragments") == [game.frags[owner]]
+        assert seg(prefix + "progress") == list(game.counts(owner))
+        forest = [seg(prefix + "forest")[c * 14 : c * 14 + 14].index(1.0) for c in range(15)]
+        assert forest == [1 if t == 12 else (0 if t < 0 else t + 2) for t in game.forests[owner]]
+    assert seg("phase") == [0.0, 1.0, 0.0] and seg("round") == [4.0]
+    assert seg("current").index(1.0) == (game.cur - 2) % 3
+    assert seg("stacks") == [len(s) for s in game.stacks]
