@@ -168,6 +168,8 @@ def load(raw: Any) -> tuple[CardData, TreeData, list[str], dict[int, list[int]]]
         if not isinstance(got, list) or len(got) != n or len(set(got)) != n:
             raise _fail(f"the {n}-player start rocks must be {n} different rocks")
         starts[n] = [_int(r, "start rock") for r in got]
+        if not all(0 <= r < 12 for r in starts[n]):
+            raise _fail(f"the {n}-player start rocks must be rocks 0 to 11")
     if raw.get("fragment_tiles", {}).get("count") != FRAGMENT_COUNT:
         raise _fail(f"there must be {FRAGMENT_COUNT} fragment tiles")
     if raw.get("victory_tiles", {}).get("total") != 12:

@@ -127,13 +127,13 @@ def test_one_action_with_three_solitary() -> None:
     assert g.cur == 1 and g.left == 2
 
 
-def _play_draws(seed: int, order: list[int]) -> str:
+def _play_draws(seed: int, order: list[int]) -> dict:
     g = fresh(3, seed=seed)
     for s in order:
         if s in g.to_act and g.phase == 0:
             ids = g.legal_action_ids(s)
             g.apply_action_id(s, 0 if 0 in ids else 1)
-    return g.fingerprint()
+    return g.to_json()
 
 
 def test_outcome_does_not_depend_on_arrival_order() -> None:
@@ -148,7 +148,7 @@ def test_outcome_does_not_depend_on_arrival_order() -> None:
 
 
 def test_interleaved_draws_with_reshuffles_and_fragments() -> None:
-    def run(order: list[int]) -> str:
+    def run(order: list[int]) -> dict:
         g = fresh(2, seed=9)
         for s in (0, 1):
             g.frags[s] = 1
@@ -165,7 +165,7 @@ def test_interleaved_draws_with_reshuffles_and_fragments() -> None:
                 name = script[s][pos[s]]
                 pos[s] += 1
                 g.apply(s, {"type": name})
-        return g.fingerprint()
+        return g.to_json()
 
     first = run([0] * 6 + [1] * 5)
     assert first == run([1] * 5 + [0] * 6) == run([0, 1] * 6)

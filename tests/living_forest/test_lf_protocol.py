@@ -185,3 +185,18 @@ def test_load_game_round_trip_mid_game() -> None:
         check_invariants(g)
     loaded = glade.load_game(g.to_json())
     assert loaded.fingerprint() == g.fingerprint()
+
+
+def test_round_end_logs_the_refill_and_cannot_be_undone() -> None:
+    g = fresh(seed=6)
+    for s in (0, 1):
+        g.apply(s, {"type": "stop"})
+    g.apply(0, {"type": "end_actions"})
+    g.decks[0].append(g.display[0])  # as if spirit 0 had attracted it
+    g.display[0] = -1
+    g.apply(1, {"type": "end_actions"})
+    assert g.phase == 0 and not g.can_undo(1)
+    entry = g.log_json(None)[-1]
+    assert entry["seat"] == 1 and entry["action"] == {"type": "end_actions"}
+    assert entry["chance"] == {"revealed": [CARDS.names[g.display[0]]]}
+    check_invariants(g)

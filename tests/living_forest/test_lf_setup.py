@@ -71,6 +71,8 @@ def test_data_counts() -> None:
         (lambda d: d["guardian_animals"]["level1"][0].update(symbol="odd"), "unknown symbol"),
         (lambda d: d["guardian_animals"]["level1"][1].update(name="Hedgehog"), "appears twice"),
         (lambda d: d.update(schema="x"), "schema"),
+        (lambda d: d["circle_of_spirits"]["start_rocks"].update({"2p": [0, 12]}), "rocks 0 to 11"),
+        (lambda d: d["guardian_animals"]["level3"][0].update(sun="2"), "whole number"),
     ],
 )
 def test_malformed_data_is_refused(edit, message: str) -> None:  # type: ignore[no-untyped-def]
