@@ -6,14 +6,16 @@ import importlib.util
 import re
 import sys
 from pathlib import Path
+from types import ModuleType
 
+import numpy as np
 import pytest
 import torch
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "train_harmonies_solo.py"
 
 
-def load_example():  # type: ignore[no-untyped-def]
+def load_example() -> ModuleType:
     spec = importlib.util.spec_from_file_location("train_harmonies_solo", EXAMPLE)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
@@ -35,7 +37,7 @@ def test_training_updates_the_policy() -> None:
     assert score >= 0
 
 
-def _sizes(example):  # type: ignore[no-untyped-def]
+def _sizes(example: ModuleType) -> tuple[int, int, np.ndarray]:
     enc = example.HarmoniesEncoder(1, "A")
     return enc.size, enc.n_actions, enc.high
 
