@@ -90,11 +90,14 @@ def test_a_policy_choosing_an_illegal_move_is_stopped() -> None:
 def test_ray_rollouts_on_a_local_instance_equal_local_ones() -> None:
     import ray
 
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    started = not ray.is_initialized()  # another test may have left an instance running
+    if started:
+        ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
     try:
         remote = rollouts("harmonies", episodes=4, seed=30, ray=True, workers=2, players=1)
     finally:
-        ray.shutdown()
+        if started:
+            ray.shutdown()
     local = rollouts("harmonies", episodes=4, seed=30, players=1)
     assert [e.seed for e in remote] == [30, 31, 32, 33]
     for a, b in zip(remote, local, strict=True):
