@@ -72,8 +72,8 @@ def test_incremental_encoding_equals_a_fresh_one_and_stays_in_bounds(players: in
         step = 0
         while not game.is_over:
             step += 1
-            # every seat's view every 4th move (and at every round change), else the acting seat's
-            seats = range(players) if step % 4 == 0 or game.phase == 0 else game.to_act[:1]
+            # every seat's view every 10th move, else the acting seat's
+            seats = range(players) if step % 10 == 0 else game.to_act[:1]
             for seat in seats:
                 fresh = LivingForestEncoder(players)
                 fresh.reset(game)
