@@ -12,6 +12,7 @@ A finished game hands out its final rewards (``rewards[i, seat]``, one column pe
 
 from __future__ import annotations
 
+import itertools
 from typing import Any
 
 import numpy as np
@@ -53,6 +54,7 @@ class VectorGames:
         self._obs = np.zeros((num_games, self.obs_size), dtype=np.float32)
         self._masks = np.zeros((num_games, self.n_actions), dtype=np.int8)
         self._seats = np.zeros(num_games, dtype=np.int64)
+        self._rows = np.arange(num_games)
         self.finished: list[dict[str, Any]] = []  # results of finished games, in finishing order
         # the legal move indices of each game's acting seat, as lists (the masks' nonzero entries)
         self.legal: list[list[int]] = [[] for _ in range(num_games)]
@@ -69,15 +71,20 @@ class VectorGames:
         self.seeds[i] = seed
 
     def _fill(self, i: int) -> None:
+        """Observation and legal moves of game ``i`` (the masks are built for all games at once)."""
         game = self.games[i]
         seat = game.to_act[0]
         self._seats[i] = seat
         self.encoders[i].observe(seat, out=self._obs[i])
-        ids = game.legal_action_ids(seat)
-        self.legal[i] = ids
-        mask = self._masks[i]
-        mask.fill(0)
-        mask[ids] = 1
+        self.legal[i] = game.legal_action_ids(seat)
+
+    def _build_masks(self) -> None:
+        legal = self.legal
+        masks = self._masks
+        masks.fill(0)
+        columns = np.fromiter(itertools.chain.from_iterable(legal), dtype=np.intp)
+        rows = np.repeat(self._rows, [len(ids) for ids in legal])
+        masks[rows, columns] = 1
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Start every game afresh; returns copies of (observations, masks, acting seats)."""
@@ -87,6 +94,7 @@ class VectorGames:
         for i in range(self.num_games):
             self._start(i)
             self._fill(i)
+        self._build_masks()
         return self._obs.copy(), self._masks.copy(), self._seats.copy()
 
     def step(
@@ -104,7 +112,7 @@ class VectorGames:
             raise IllegalAction(f"step needs one whole-number action per game ({self.num_games})")
         if ((acts < 0) | (acts >= self.n_actions)).any():
             raise IllegalAction(f"actions are numbered 0 to {self.n_actions - 1}")
-        ok = self._masks[np.arange(self.num_games), acts]
+        ok = self._masks[self._rows, acts]
         if not ok.all():
             i = int(np.flatnonzero(ok == 0)[0])
             code = int(acts[i])
@@ -134,4 +142,5 @@ class VectorGames:
                 )
                 self._start(i)
             self._fill(i)
+        self._build_masks()
         return self._obs.copy(), self._masks.copy(), self._seats.copy(), rewards, dones
