@@ -1,0 +1,107 @@
+"""Steps per second of the RL environments against raw engine actions per second.
+
+    PYTHONPATH=. python benchmarks/rl_speed.py [--games N] [--rounds R] [--seed S]
+
+For each configuration it measures, in interleaved rounds (best round kept, as the machine is
+shared): the engine's random-play speed (``glade.core.bench.run_bench``); the AEC environment
+(``last()`` then a random legal ``step()`` per move, the choice read from the mask); and the
+batched runner (64 games, one ``step`` per batch, the choice from ``runner.legal``). Each figure
+includes choosing the random move, as the engine's does. The last line is one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import time
+from typing import Any
+
+from glade.core.bench import run_bench
+from glade.rl import VectorGames
+from glade.rl.aec import GladeAECEnv
+from glade.rl.encoders import make_encoder
+
+CONFIGS: list[tuple[str, dict[str, Any]]] = [
+    ("harmonies", {"players": 1}),
+    ("harmonies", {"players": 2}),
+    ("harmonies", {"players": 4}),
+    ("living-forest", {"players": 2}),
+    ("living-forest", {"players": 4}),
+]
+
+
+def aec_steps_per_s(game: str, options: dict[str, Any], games: int, seed: int) -> float:
+    """Full games through the AEC interface: ``last()`` then a masked random ``step()``."""
+    env = GladeAECEnv(make_encoder(game, **options))
+    rng = random.Random(seed)
+    steps = 0
+    start = time.perf_counter()
+    for g in range(games):
+        env.reset(seed=seed + g)
+        while env.agents:
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(legal[int(rng.random() * len(legal))])
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def vector_steps_per_s(
+    game: str, options: dict[str, Any], games: int, seed: int, batch: int = 64
+) -> float:
+    """Batched runner until ``games`` games have finished."""
+    runner = VectorGames(game, num_games=batch, seed=seed, **options)
+    rng = random.Random(seed)
+    runner.reset()
+    steps = 0
+    start = time.perf_counter()
+    while len(runner.finished) < games:
+        runner.step([rng.choice(ids) for ids in runner.legal])
+        steps += batch
+    return steps / (time.perf_counter() - start)
+
+
+def measure(
+    game: str, options: dict[str, Any], games: int, rounds: int, seed: int
+) -> dict[str, Any]:
+    engine = aec = vec = 0.0
+    for _ in range(rounds):
+        engine = max(engine, run_bench(game, games, seed, options)["actions_per_s"])
+        aec = max(aec, aec_steps_per_s(game, options, games, seed))
+        vec = max(vec, vector_steps_per_s(game, options, games, seed))
+    return {
+        "game": game,
+        "options": options,
+        "engine_actions_per_s": round(engine),
+        "aec_steps_per_s": round(aec),
+        "aec_ratio": round(aec / engine, 3),
+        "vector_steps_per_s": round(vec),
+        "vector_ratio": round(vec / engine, 3),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="RL environment speed against the engine's.")
+    parser.add_argument("--games", type=int, default=100, help="games per measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds; best kept")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    rows = []
+    for game, options in CONFIGS:
+        row = measure(game, options, args.games, args.rounds, args.seed)
+        rows.append(row)
+        print(
+            f"{game} {options}: engine {row['engine_actions_per_s']:,}/s  "
+            f"aec {row['aec_steps_per_s']:,}/s ({row['aec_ratio']:.0%})  "
+            f"vector {row['vector_steps_per_s']:,}/s ({row['vector_ratio']:.0%})"
+        )
+    print(json.dumps(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,208 @@
+"""One PettingZoo AEC environment for both games, driven by a game's :class:`Encoder`.
+
+Agents are ``player_0 .. player_{n-1}`` (seat numbers). Each observation is
+``{"observation": float32 vector, "action_mask": int8 vector}`` from that seat's view only. An
+illegal action raises :class:`glade.IllegalAction` naming the move and the reason, and changes
+nothing. Rewards come once, when the game ends (see ``REWARDS``).
+"""
+
+from __future__ import annotations
+
+import operator
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from glade import IllegalAction, new_game
+from glade.core import BadInput, Game
+
+from .spec import Encoder
+
+REWARDS = ("score_diff", "win_loss", "score")
+"""score_diff: own final score minus the best opponent's (solo: the score); win_loss: +1 sole
+winner, 0 shared win, -1 otherwise (2+ players); score: own final score."""
+
+
+def check_reward(reward: str, players: int) -> str:
+    if reward not in REWARDS:
+        raise BadInput(f"unknown reward {reward!r}; choose one of: {', '.join(REWARDS)}")
+    if reward == "win_loss" and players < 2:
+        raise BadInput("win/loss rewards need at least 2 players; use score for solo games")
+    return reward
+
+
+def check_seed(seed: Any) -> int:
+    """A reset seed as a plain int, or BadInput saying what a seed must be."""
+    if isinstance(seed, (bool, np.bool_)):
+        raise BadInput(f"a seed is a whole number from 0 to 2**63 - 1, not {seed!r}")
+    try:
+        value = operator.index(seed)
+    except TypeError:
+        raise BadInput(f"a seed is a whole number from 0 to 2**63 - 1, not {seed!r}") from None
+    if not 0 <= value < 2**63:
+        raise BadInput(f"a seed is a whole number from 0 to 2**63 - 1, not {value}")
+    return value
+
+
+def final_rewards(result: dict[str, Any], reward: str) -> list[float]:
+    """Each seat's reward from a finished game's ``result()``."""
+    scores = [float(s) for s in result["scores"]]
+    if reward == "score" or len(scores) == 1:
+        return scores
+    if reward == "score_diff":
+        return [s - max(scores[:i] + scores[i + 1 :]) for i, s in enumerate(scores)]
+    winners = result["winners"]
+    return [
+        (1.0 if len(winners) == 1 else 0.0) if i in winners else -1.0 for i in range(len(scores))
+    ]
+
+
+def action_index(action: Any, n_actions: int) -> int:
+    """The action as a plain int in range, or IllegalAction saying why it is not one."""
+    if isinstance(action, (bool, np.bool_)):
+        raise IllegalAction(f"an action is an index from 0 to {n_actions - 1}, not {action!r}")
+    try:
+        code = operator.index(action)
+    except TypeError:
+        raise IllegalAction(
+            f"an action is an index from 0 to {n_actions - 1}, not {action!r}"
+        ) from None
+    if not 0 <= code < n_actions:
+        raise IllegalAction(f"there is no action {code}: actions are numbered 0 to {n_actions - 1}")
+    return code
+
+
+class GladeAECEnv(AECEnv):
+    """A glade game as a PettingZoo AEC environment (turn order from the engine's ``to_act``)."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "glade",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self, encoder: Encoder, reward: str = "score_diff", render_mode: str | None = None
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise BadInput(f'unknown render mode {render_mode!r}; the only one is "ansi"')
+        self.encoder = encoder
+        self.reward_mode = check_reward(reward, encoder.players)
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(encoder.players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        low, high = encoder.low, encoder.high
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(low, high, shape=(encoder.size,), dtype=np.float32),
+                    "action_mask": spaces.Box(0, 1, shape=(encoder.n_actions,), dtype=np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(encoder.n_actions) for a in self.possible_agents}
+        self._rng = np.random.default_rng()
+        self.game: Game | None = None
+        self._mask_seat = -1
+        self._mask: np.ndarray = np.zeros(encoder.n_actions, dtype=np.int8)
+
+    def __str__(self) -> str:
+        return str(self.metadata["name"])
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ episode
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game. ``seed`` becomes the game's seed (``glade.new_game(..., seed=seed)``
+        replays it); without one the seed comes from the last seeded reset's generator."""
+        if seed is not None:
+            game_seed = check_seed(seed)
+            self._rng = np.random.default_rng(game_seed)
+        else:
+            game_seed = int(self._rng.integers(2**63))
+        enc = self.encoder
+        self.game = new_game(enc.game_name, seed=game_seed, **enc.options)
+        enc.reset(self.game)
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._mask_seat = -1
+        self.agent_selection = self.possible_agents[self.game.to_act[0]]
+
+    def _legal_mask(self, seat: int) -> np.ndarray:
+        """The legal-move mask of ``seat`` now (cached until the next step)."""
+        if seat != self._mask_seat:
+            assert self.game is not None
+            mask = np.zeros(self.encoder.n_actions, dtype=np.int8)
+            mask[self.game.legal_action_ids(seat)] = 1
+            self._mask = mask
+            self._mask_seat = seat
+        return self._mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        if self.game is None:
+            raise RuntimeError("call reset() before observe()")
+        seat = self._seat[agent]
+        return {
+            "observation": self.encoder.observe(seat),
+            "action_mask": self._legal_mask(seat).copy(),
+        }
+
+    def step(self, action: Any) -> None:
+        if self.game is None:
+            raise RuntimeError("call reset() before step()")
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat = self._seat[agent]
+        game = self.game
+        if action is None:
+            raise IllegalAction(f"{agent} must choose an action: the game is not over")
+        code = action_index(action, self.encoder.n_actions)
+        if not self._legal_mask(seat)[code]:
+            reason = game.why_illegal(seat, code) or "it is not legal now"
+            move = game.action_table()[code].to_json()
+            raise IllegalAction(f"{agent} cannot play action {code} {move}: {reason}")
+        game.apply_action_id(seat, code, checked=True)
+        self.encoder.after(seat, code)
+        self._mask_seat = -1
+        self._cumulative_rewards[agent] = 0.0
+        if game.is_over:
+            result = game.result()
+            for i, value in enumerate(final_rewards(result, self.reward_mode)):
+                a = self.possible_agents[i]
+                self.rewards[a] = value
+                self.terminations[a] = True
+                self.infos[a] = {
+                    "scores": list(result["scores"]),
+                    "winners": list(result["winners"]),
+                }
+            self._accumulate_rewards()
+        else:
+            self.agent_selection = self.possible_agents[game.to_act[0]]
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                'render() was called without a render mode; pass render_mode="ansi"'
+            )
+            return None
+        if self.game is None:
+            raise RuntimeError("call reset() before render()")
+        return self.encoder.render(self.game, None)
+
+    def close(self) -> None:
+        self.game = None

@@ -1,0 +1,47 @@
+"""PettingZoo AEC environment of Harmonies (1-4 players): ``glade.rl.harmonies_v0.env()``.
+
+from glade.rl import harmonies_v0
+env = harmonies_v0.env(players=2, side="A", spirits=False, reward="score_diff")
+env.reset(seed=7)
+for agent in env.agent_iter():
+    obs, reward, terminated, truncated, info = env.last()
+    action = None if terminated else pick(obs["observation"], obs["action_mask"])
+    env.step(action)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .aec import GladeAECEnv
+from .harmonies_encoding import HarmoniesEncoder
+
+
+class raw_env(GladeAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    """Harmonies as an AEC environment; see ``docs/rl.md`` for the observation and action layout."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "harmonies_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        players: int = 2,
+        side: str = "A",
+        spirits: bool = False,
+        reward: str = "score_diff",
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__(
+            HarmoniesEncoder(players, side, spirits), reward=reward, render_mode=render_mode
+        )
+
+
+def env(**kwargs: Any) -> raw_env:
+    """The Harmonies environment (it checks its own call order, so no extra wrapper is needed)."""
+    return raw_env(**kwargs)
+
+
+__all__ = ["env", "raw_env"]

@@ -1,0 +1,39 @@
+"""PettingZoo AEC environment of Living Forest (2-4 players): ``glade.rl.living_forest_v0.env()``.
+
+    from glade.rl import living_forest_v0
+    env = living_forest_v0.env(players=3)
+    env.reset(seed=7)
+
+In the simultaneous draw phase the agent to act is the lowest seat still drawing (the engine
+accepts the draws in any order with the same result); in the action phase it is the acting spirit.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .aec import GladeAECEnv
+from .living_forest_encoding import LivingForestEncoder
+
+
+class raw_env(GladeAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
+    """Living Forest as an AEC environment; see ``docs/rl.md`` for the layouts."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi"],
+        "name": "living_forest_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self, players: int = 2, reward: str = "score_diff", render_mode: str | None = None
+    ) -> None:
+        super().__init__(LivingForestEncoder(players), reward=reward, render_mode=render_mode)
+
+
+def env(**kwargs: Any) -> raw_env:
+    """The Living Forest environment (it checks its own call order, so no extra wrapper)."""
+    return raw_env(**kwargs)
+
+
+__all__ = ["env", "raw_env"]

@@ -1,0 +1,146 @@
+"""Many games of one configuration stepped together in one process, with batched arrays.
+
+    runner = VectorGames("harmonies", num_games=64, seed=0, players=2)
+    obs, masks, seats = runner.reset()
+    obs, masks, seats, rewards, dones = runner.step(actions)   # one action per game
+
+Row ``i`` of ``obs``/``masks`` is game ``i`` seen by the seat that acts there now (``seats[i]``).
+``runner.legal[i]`` lists the same legal moves as ``masks[i]``, for policies that sample from lists.
+A finished game hands out its final rewards (``rewards[i, seat]``, one column per seat), sets
+``dones[i]`` and is replaced at once by a new game, whose first observation is the one returned.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+
+from glade import IllegalAction, new_game
+from glade.core import BadInput, Game
+
+from .aec import check_reward, final_rewards
+from .encoders import make_encoder
+from .spec import Encoder
+
+
+class VectorGames:
+    """``num_games`` independent games; seeds run ``seed, seed+1, ...`` in the order games start."""
+
+    def __init__(
+        self,
+        game: str,
+        num_games: int,
+        seed: int = 0,
+        reward: str = "score_diff",
+        **options: Any,
+    ) -> None:
+        if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
+            raise BadInput("num_games must be a whole number of at least 1")
+        self.encoders: list[Encoder] = [make_encoder(game, **options) for _ in range(num_games)]
+        first = self.encoders[0]
+        self.game_name = first.game_name
+        self.options = dict(first.options)
+        self.players = first.players
+        self.reward_mode = check_reward(reward, self.players)
+        self.num_games = num_games
+        self.obs_size = first.size
+        self.n_actions = first.n_actions
+        self.games: list[Game] = []
+        self.seeds = np.zeros(num_games, dtype=np.int64)
+        self._seed = seed
+        self._next_seed = seed
+        self._obs = np.zeros((num_games, self.obs_size), dtype=np.float32)
+        self._masks = np.zeros((num_games, self.n_actions), dtype=np.int8)
+        self._seats = np.zeros(num_games, dtype=np.int64)
+        self._rows = np.arange(num_games)
+        self.finished: list[dict[str, Any]] = []  # results of finished games, in finishing order
+        # the legal move indices of each game's acting seat, as lists (the masks' nonzero entries)
+        self.legal: list[list[int]] = [[] for _ in range(num_games)]
+
+    def _start(self, i: int) -> None:
+        seed = self._next_seed
+        self._next_seed += 1
+        game = new_game(self.game_name, seed=seed, **self.options)
+        self.encoders[i].reset(game)
+        if i < len(self.games):
+            self.games[i] = game
+        else:
+            self.games.append(game)
+        self.seeds[i] = seed
+
+    def _fill(self, i: int) -> None:
+        """Observation and legal moves of game ``i`` (the masks are built for all games at once)."""
+        game = self.games[i]
+        seat = game.to_act[0]
+        self._seats[i] = seat
+        self.encoders[i].observe(seat, out=self._obs[i])
+        self.legal[i] = game.legal_action_ids(seat)
+
+    def _build_masks(self) -> None:
+        legal = self.legal
+        masks = self._masks
+        masks.fill(0)
+        columns = np.fromiter(itertools.chain.from_iterable(legal), dtype=np.intp)
+        rows = np.repeat(self._rows, [len(ids) for ids in legal])
+        masks[rows, columns] = 1
+
+    def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Start every game afresh; returns copies of (observations, masks, acting seats)."""
+        self._next_seed = self._seed if seed is None else seed
+        self.games = []
+        self.finished = []
+        for i in range(self.num_games):
+            self._start(i)
+            self._fill(i)
+        self._build_masks()
+        return self._obs.copy(), self._masks.copy(), self._seats.copy()
+
+    def step(
+        self, actions: Any
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Play one action in every game: (observations, masks, seats, rewards, dones).
+
+        Every action is checked against its mask before any is played, so an illegal one raises
+        :class:`glade.IllegalAction` and changes no game.
+        """
+        if not self.games:
+            raise RuntimeError("call reset() before step()")
+        acts = np.asarray(actions)
+        if acts.shape != (self.num_games,) or not np.issubdtype(acts.dtype, np.integer):
+            raise IllegalAction(f"step needs one whole-number action per game ({self.num_games})")
+        if ((acts < 0) | (acts >= self.n_actions)).any():
+            raise IllegalAction(f"actions are numbered 0 to {self.n_actions - 1}")
+        ok = self._masks[self._rows, acts]
+        if not ok.all():
+            i = int(np.flatnonzero(ok == 0)[0])
+            code = int(acts[i])
+            seat = int(self._seats[i])
+            reason = self.games[i].why_illegal(seat, code) or "it is not legal now"
+            raise IllegalAction(f"game {i}: seat {seat} cannot play action {code}: {reason}")
+        rewards = np.zeros((self.num_games, self.players), dtype=np.float32)
+        dones = np.zeros(self.num_games, dtype=bool)
+        codes = acts.tolist()
+        seats = self._seats.tolist()
+        for i in range(self.num_games):
+            game = self.games[i]
+            code = codes[i]
+            seat = seats[i]
+            game.apply_action_id(seat, code, checked=True)
+            self.encoders[i].after(seat, code)
+            if game.is_over:
+                result = game.result()
+                rewards[i] = final_rewards(result, self.reward_mode)
+                dones[i] = True
+                self.finished.append(
+                    {
+                        "seed": int(self.seeds[i]),
+                        "scores": result["scores"],
+                        "winners": result["winners"],
+                    }
+                )
+                self._start(i)
+            self._fill(i)
+        self._build_masks()
+        return self._obs.copy(), self._masks.copy(), self._seats.copy(), rewards, dones

@@ -1,0 +1,186 @@
+"""The Living Forest PettingZoo environment and encoding."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import glade
+from glade import IllegalAction
+from glade.core import BadInput
+from glade.rl import VectorGames, living_forest_v0, rollouts
+from glade.rl.living_forest_encoding import LivingForestEncoder
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_pettingzoo_api_test_passes(players: int) -> None:
+    env = living_forest_v0.env(players=players)
+    api_test(env, num_cycles=150)
+    assert env.possible_agents == [f"player_{i}" for i in range(players)]
+
+
+def test_pettingzoo_seed_test_passes() -> None:
+    seed_test(lambda: living_forest_v0.env(players=3), num_cycles=60)
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_masks_match_the_engine_over_thousands_of_random_steps(players: int) -> None:
+    env = living_forest_v0.env(players=players)
+    rng = random.Random(players)
+    steps = 0
+    games = 0
+    while steps < 1500:
+        env.reset(seed=500 + games)
+        games += 1
+        game = env.game
+        assert game is not None
+        table = game.action_table()
+        for agent in env.agent_iter():
+            obs, _, terminated, _, _ = env.last()
+            if terminated:
+                env.step(None)
+                continue
+            seat = int(agent.split("_")[1])
+            assert seat in game.to_act
+            masked = set(np.flatnonzero(obs["action_mask"]).tolist())
+            assert masked
+            for code in masked:
+                assert game.why_illegal(seat, code) is None
+            for action in game.legal_actions(seat):
+                if action.type != "undo":
+                    assert game.action_id(action) in masked
+                    assert table[game.action_id(action)] == action
+            for code in rng.sample(range(len(table)), 20):
+                assert (game.why_illegal(seat, code) is None) == (code in masked)
+            env.step(rng.choice(sorted(masked)))
+            steps += 1
+            if steps >= 1500 and games > 1:
+                break
+    assert steps >= 1500
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_incremental_encoding_equals_a_fresh_one_and_stays_in_bounds(players: int) -> None:
+    rng = random.Random(2)
+    enc = LivingForestEncoder(players)
+    for g in range(1):
+        game = glade.new_game("living-forest", seed=70 + g, players=players)
+        enc.reset(game)
+        step = 0
+        while not game.is_over:
+            step += 1
+            # every seat's view every 10th move, else the acting seat's
+            seats = range(players) if step % 10 == 0 else game.to_act[:1]
+            for seat in seats:
+                fresh = LivingForestEncoder(players)
+                fresh.reset(game)
+                got = enc.observe(seat)
+                assert np.array_equal(got, fresh.observe(seat))
+                assert (got >= enc.low).all() and (got <= enc.high).all()
+            seat = game.to_act[0]
+            code = rng.choice(game.legal_action_ids(seat))
+            game.apply_action_id(seat, code, checked=True)
+            enc.after(seat, code)
+
+
+def test_observation_shows_nothing_hidden_and_counts_seats_from_the_observer() -> None:
+    game = glade.new_game("living-forest", seed=31, players=3)
+    twin = game.copy()
+    rng = random.Random(5)
+    for deck in twin.decks:
+        rng.shuffle(deck)
+    for stack in twin.stacks:
+        rng.shuffle(stack)
+    assert twin.decks != game.decks and twin.stacks != game.stacks
+    a, b = LivingForestEncoder(3), LivingForestEncoder(3)
+    a.reset(game)
+    b.reset(twin)
+    for seat in range(3):
+        assert np.array_equal(a.observe(seat), b.observe(seat))
+    tree = a.segment("sacred_tree")
+    for seat in range(3):
+        one_hot = a.observe(seat)[tree.start : tree.stop]
+        assert one_hot.tolist()[(game.first - seat) % 3] == 1.0 and one_hot.sum() == 1
+    rock = a.segment("spirit[me].rock")
+    assert a.observe(1)[rock.start : rock.stop].argmax() == game.pos[1]
+
+
+def test_illegal_actions_are_refused_and_rewards_come_at_the_end() -> None:
+    env = living_forest_v0.env(players=2, reward="win_loss", render_mode="ansi")
+    env.reset(seed=3)
+    assert env.game is not None
+    before = env.game.fingerprint()
+    with pytest.raises(IllegalAction, match="player_0 cannot play action 4"):
+        env.step(4)  # end_actions during the draw phase
+    assert env.game.fingerprint() == before
+    text = env.render()
+    assert isinstance(text, str) and "Round 1" in text and "Spirit 1" in text
+    rng = random.Random(0)
+    final = {}
+    for agent in env.agent_iter():
+        obs, reward, terminated, _, info = env.last()
+        if terminated:
+            final[agent] = (reward, info)
+            env.step(None)
+        else:
+            env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    winners = final["player_0"][1]["winners"]
+    for i in range(2):
+        expected = (1.0 if len(winners) == 1 else 0.0) if i in winners else -1.0
+        assert final[f"player_{i}"][0] == expected
+    with pytest.raises(BadInput, match="2 to 4 players"):
+        living_forest_v0.env(players=1)
+
+
+def test_runner_and_rollouts_play_living_forest() -> None:
+    runner = VectorGames("living-forest", num_games=3, seed=4, players=2)
+    _, masks, seats = runner.reset()
+    rng = random.Random(1)
+    while not runner.finished:
+        _, masks, seats, _, _ = runner.step([rng.choice(ids) for ids in runner.legal])
+        for i, game in enumerate(runner.games):
+            assert seats[i] == game.to_act[0]
+            assert np.flatnonzero(masks[i]).tolist() == sorted(game.legal_action_ids(int(seats[i])))
+    (episode,) = rollouts("living-forest", episodes=1, seed=8, players=3)
+    game = glade.new_game("living-forest", seed=8, players=3)
+    for seat, code in zip(episode.seats.tolist(), episode.actions.tolist(), strict=True):
+        game.apply_action_id(seat, code)
+    assert game.is_over and game.result()["scores"] == episode.scores
+
+
+def test_the_encoding_reads_each_spirit_as_documented() -> None:
+    rng = random.Random(9)
+    game = glade.new_game("living-forest", seed=19, players=3)
+    enc = LivingForestEncoder(3)
+    enc.reset(game)
+    while game.round < 4 or game.phase != 1:  # into the action phase of round 4
+        seat = game.to_act[0]
+        code = rng.choice(game.legal_action_ids(seat))
+        game.apply_action_id(seat, code, checked=True)
+        enc.after(seat, code)
+    obs = enc.observe(2)
+
+    def seg(name: str) -> list[float]:
+        s = enc.segment(name)
+        return obs[s.start : s.stop].tolist()
+
+    for who, owner in (("me", 2), ("next1", 0), ("next2", 1)):
+        prefix = f"spirit[{who}]."
+        assert seg(prefix + "help_line") == [game.helps[owner].count(c) for c in range(66)]
+        assert seg(prefix + "discard") == [game.discards[owner].count(c) for c in range(66)]
+        assert seg(prefix + "help_elements") == game.hel[owner]
+        assert seg(prefix + "forest_elements") == game.fel[owner]
+        assert seg(prefix + "rock").index(1.0) == game.pos[owner]
+        assert seg(prefix + "fires") == game.fires[owner]
+        assert seg(prefix + "victory_tiles") == game.vts[owner]
+        assert seg(prefix + "pile_sizes") == [len(game.decks[owner]), len(game.discards[owner])]
+        assert seg(prefix + "fragments") == [game.frags[owner]]
+        assert seg(prefix + "progress") == list(game.counts(owner))
+        forest = [seg(prefix + "forest")[c * 14 : c * 14 + 14].index(1.0) for c in range(15)]
+        assert forest == [1 if t == 12 else (0 if t < 0 else t + 2) for t in game.forests[owner]]
+    assert seg("phase") == [0.0, 1.0, 0.0] and seg("round") == [4.0]
+    assert seg("current").index(1.0) == (game.cur - 2) % 3
+    assert seg("stacks") == [len(s) for s in game.stacks]
