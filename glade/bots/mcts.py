@@ -25,6 +25,8 @@ from . import Budget
 from .determinize import determinize
 
 Move = tuple[int, ...]
+Ranked = tuple[Move, float, float, int]  # move, mean value, mean projected score, visits
+Outcome = tuple[list[float], list[float]]  # (value per seat in [0, 1], projected score per seat)
 
 LEVELS: dict[str, int] = {"easy": 10, "normal": 40, "hard": 150}
 UCB_C = 0.7
@@ -39,8 +41,9 @@ class Adapter(Protocol):
         """Candidate moves of ``seat`` now, most promising first."""
         ...
 
-    def rollout(self, state: Game, seat: int, rng: random.Random) -> list[float]:
-        """Play on from ``state`` with a fast policy; each seat's value in [0, 1]."""
+    def rollout(self, state: Game, seat: int, rng: random.Random) -> Outcome:
+        """Play on from ``state`` with a fast policy: each seat's value in [0, 1] and its
+        projected final score."""
         ...
 
 
@@ -53,30 +56,34 @@ class GenericAdapter:
     def moves(self, state: Game, seat: int, root: bool) -> list[Move]:
         return [(c,) for c in state.legal_action_ids(seat)]
 
-    def rollout(self, state: Game, seat: int, rng: random.Random) -> list[float]:
+    def rollout(self, state: Game, seat: int, rng: random.Random) -> Outcome:
         for _ in range(self.max_rollout):
             if state.is_over:
                 break
             mover = state.to_act[0]
             state.apply_action_id(mover, rng.choice(state.legal_action_ids(mover)), checked=True)
+        if not state.is_over:  # no end in sight: call it even
+            n = state.num_players
+            return [1.0 / n] * n, [0.0] * n
         return outcome_values(state)
 
 
-def outcome_values(state: Game) -> list[float]:
-    """1 for a sole winner, shared for ties, 0 otherwise, nudged by the score margin."""
+def outcome_values(state: Game) -> Outcome:
+    """Values: 1 for a sole winner, shared for ties, 0 otherwise, nudged by the score margin;
+    scores: the final scores."""
     result = state.result()
-    scores = result["scores"]
+    scores = [float(x) for x in result["scores"]]
     winners = result["winners"]
     n = len(scores)
     if n == 1:
-        return [min(1.0, scores[0] / 150)]
+        return [min(1.0, scores[0] / 150)], scores
     out = []
     for s in range(n):
         base = (1.0 / len(winners)) if s in winners else 0.0
         best_other = max(scores[o] for o in range(n) if o != s)
         margin = math.tanh((scores[s] - best_other) / 30)
         out.append(0.9 * base + 0.05 * (1 + margin))
-    return out
+    return out, scores
 
 
 def adapter_for(game: Game) -> Adapter:
@@ -88,15 +95,15 @@ def adapter_for(game: Game) -> Adapter:
 
 
 class Node:
-    __slots__ = ("children", "visits", "avail", "total", "seat", "prior")
+    __slots__ = ("children", "visits", "avail", "total", "score", "seat")
 
-    def __init__(self, seat: int, prior: float = 0.0) -> None:
+    def __init__(self, seat: int) -> None:
         self.children: dict[Move, Node] = {}
         self.visits = 0
         self.avail = 0
         self.total = 0.0  # sum of values for ``seat``, the seat that made the move into this node
+        self.score = 0.0  # sum of ``seat``'s projected final scores
         self.seat = seat
-        self.prior = prior
 
 
 class MCTSBot:
@@ -123,10 +130,8 @@ class MCTSBot:
         ranked = self.search(state, seat, budget)
         return [table[c] for c in ranked[0][0]]
 
-    def search(
-        self, state: Game, seat: int, budget: Budget | None = None
-    ) -> list[tuple[Move, float, int]]:
-        """Root moves ranked by visits: (move, mean value for ``seat``, visits)."""
+    def search(self, state: Game, seat: int, budget: Budget | None = None) -> list[Ranked]:
+        """Root moves ranked by visits: (move, mean value, mean projected score, visits)."""
         if state.is_over or seat not in state.to_act:
             raise BadInput(f"seat {seat} has no move to make")
         adapter = self.adapter or adapter_for(state)
@@ -141,7 +146,7 @@ class MCTSBot:
             raise BadInput(f"seat {seat} has no move to make")
         if len(root_moves) == 1:
             self.root = None
-            return [(root_moves[0], 0.5, 0)]
+            return [(root_moves[0], float("nan"), float("nan"), 0)]
         start = time.perf_counter()
         done = 0
         while True:
@@ -157,10 +162,11 @@ class MCTSBot:
             child = root.children.get(move)
             if child is None or child.visits == 0:
                 continue
-            ranked.append((move, child.total / child.visits, child.visits))
-        ranked.sort(key=lambda item: (-item[2], -item[1]))
+            v = child.visits
+            ranked.append((move, child.total / v, child.score / v, v))
+        ranked.sort(key=lambda item: (-item[3], -item[1]))
         if not ranked:
-            ranked = [(root_moves[0], 0.5, 0)]
+            ranked = [(root_moves[0], float("nan"), float("nan"), 0)]
         self.root = root
         self.root_log = len(state.log)
         self.root_key = (state.seed, state.game_name)
@@ -234,11 +240,12 @@ class MCTSBot:
             self._play(game, mover, best)
             path.append(node)
             depth += 1
-        values = outcome_values(game) if game.is_over else adapter.rollout(game, seat, rng)
+        values, scores = outcome_values(game) if game.is_over else adapter.rollout(game, seat, rng)
         for n in path:
             n.visits += 1
             if n is not root:
                 n.total += values[n.seat]
+                n.score += scores[n.seat]
 
     @staticmethod
     def _play(game: Game, seat: int, move: Move) -> None:
@@ -246,4 +253,14 @@ class MCTSBot:
             game.apply_action_id(seat, code, checked=True)
 
 
-__all__ = ["Adapter", "GenericAdapter", "LEVELS", "MCTSBot", "Move", "Node", "outcome_values"]
+__all__ = [
+    "Adapter",
+    "Outcome",
+    "Ranked",
+    "GenericAdapter",
+    "LEVELS",
+    "MCTSBot",
+    "Move",
+    "Node",
+    "outcome_values",
+]
