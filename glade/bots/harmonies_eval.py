@@ -273,7 +273,7 @@ class Weights:
     decay = 0.72  # value kept per missing token of a habitat
     per_turn = 1.6  # useful tokens a player places toward one habitat per turn, roughly
     potential = 1.0
-    later_cubes = 0.35  # share of the cubes after the next one counted as progress
+    later_cubes = 0.0  # share of the cubes after the next one counted as progress
 
 
 def turns_left(game: HarmoniesGame, board: Board) -> float:
