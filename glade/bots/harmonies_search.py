@@ -40,6 +40,7 @@ class HarmoniesAdapter:
     """Moves are whole turns; play-outs use a light greedy for a couple of rounds."""
 
     tree_depth = 1
+    root_halving = True
 
     def __init__(self) -> None:
         self.rng = random.Random(0)  # tie-breaks only

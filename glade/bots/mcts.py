@@ -148,14 +148,17 @@ class MCTSBot:
             self.root = None
             return [(root_moves[0], float("nan"), float("nan"), 0)]
         start = time.perf_counter()
-        done = 0
-        while True:
-            if iterations is not None and done >= iterations:
-                break
-            if seconds is not None and time.perf_counter() - start >= seconds and done > 0:
-                break
-            self._iterate(state, seat, root, root_moves, adapter)
-            done += 1
+        if getattr(adapter, "root_halving", False):
+            done, order = self._halving(state, seat, root, root_moves, adapter, iterations, seconds)
+        else:
+            done, order = 0, {}
+            while True:
+                if iterations is not None and done >= iterations:
+                    break
+                if seconds is not None and time.perf_counter() - start >= seconds and done > 0:
+                    break
+                self._iterate(state, seat, root, root_moves, adapter)
+                done += 1
         self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start}
         ranked = []
         for move in root_moves:
@@ -164,13 +167,75 @@ class MCTSBot:
                 continue
             v = child.visits
             ranked.append((move, child.total / v, child.score / v, v))
-        ranked.sort(key=lambda item: (-item[3], -item[1]))
+        if order:  # sequential halving: the rounds a move survived, then its mean value
+            ranked.sort(key=lambda item: (-order[item[0]], -item[1]))
+        else:
+            ranked.sort(key=lambda item: (-item[3], -item[1]))
         if not ranked:
             ranked = [(root_moves[0], float("nan"), float("nan"), 0)]
         self.root = root
         self.root_log = len(state.log)
         self.root_key = (state.seed, state.game_name)
         return ranked
+
+    # ------------------------------------------------------------------ root by halving
+    def _halving(
+        self,
+        state: Game,
+        seat: int,
+        root: Node,
+        moves: list[Move],
+        adapter: Adapter,
+        iterations: int | None,
+        seconds: float | None,
+    ) -> tuple[int, dict[Move, int]]:
+        """Sequential halving over the root moves with common random numbers.
+
+        Each batch samples one determinization and one play-out seed and plays every surviving
+        move from it, so moves are compared on the same hidden order and the same replies; after
+        each round the better half survives. Returns simulations run and rounds survived per move.
+        """
+        start = time.perf_counter()
+        survivors = list(moves)
+        rounds = max(1, math.ceil(math.log2(len(survivors))))
+        order = {m: 0 for m in moves}
+        done = 0
+        for r in range(rounds):
+            if len(survivors) == 1:
+                break
+            if r > 0 and seconds is not None and time.perf_counter() - start >= seconds:
+                break
+            if iterations is not None:
+                batches = max(1, (iterations - done) // ((rounds - r) * len(survivors)))
+            else:
+                batches = 1 << 30
+            round_end = None if seconds is None else start + seconds * (r + 1) / rounds
+            for b in range(batches):
+                if b > 0 and round_end is not None and time.perf_counter() >= round_end:
+                    break
+                sample = determinize(state, seat, self.rng)
+                play_seed = self.rng.getrandbits(64)
+                for move in survivors:
+                    game = sample.copy()
+                    self._play(game, seat, move)
+                    rng = random.Random(play_seed)
+                    values, scores = (
+                        outcome_values(game) if game.is_over else adapter.rollout(game, seat, rng)
+                    )
+                    child = root.children.get(move)
+                    if child is None:
+                        child = root.children[move] = Node(seat)
+                    child.visits += 1
+                    child.avail += 1
+                    child.total += values[seat]
+                    child.score += scores[seat]
+                    root.visits += 1
+                    done += 1
+            survivors.sort(key=lambda m: -root.children[m].total / root.children[m].visits)
+            survivors = survivors[: max(1, (len(survivors) + 1) // 2)]
+            for m in survivors:
+                order[m] = r + 1
+        return done, order
 
     # ------------------------------------------------------------------ tree reuse
     def _reuse(self, state: Game) -> Node:
