@@ -1,7 +1,7 @@
 """glade: digital editions of Harmonies and Living Forest.
 
-    state = glade.new_game("harmonies", players=2, seed=7, side="A", spirits=False)
-    state = glade.new_game("living-forest", players=3, seed=7)
+state = glade.new_game("harmonies", players=2, seed=7, side="A", spirits=False)
+state = glade.new_game("living-forest", players=3, seed=7)
 """
 
 from __future__ import annotations
@@ -12,7 +12,16 @@ from typing import Any
 
 from .core import Action, BadInput, Game, IllegalAction
 
-__all__ = ["Action", "BadInput", "Game", "GAMES", "IllegalAction", "game_class", "load_game", "new_game"]
+__all__ = [
+    "Action",
+    "BadInput",
+    "Game",
+    "GAMES",
+    "IllegalAction",
+    "game_class",
+    "load_game",
+    "new_game",
+]
 __version__ = "0.1.0"
 
 # game name -> "module:Class"; imported lazily so one game never pays for the other.
@@ -44,5 +53,18 @@ def new_game(name: str, seed: int | None = None, **options: Any) -> Game:
 def load_game(data: dict[str, Any]) -> Game:
     """Exact inverse of ``Game.to_json()``."""
     if not isinstance(data, dict) or "game" not in data:
-        raise BadInput("this is not a saved glade game (no \"game\" field)")
+        raise BadInput('this is not a saved glade game (no "game" field)')
     return game_class(data["game"]).from_json(data)
+
+
+def __getattr__(name: str) -> Any:
+    """``glade.score_board`` and ``glade.hint`` load their packages on first use."""
+    if name == "score_board":
+        from glade.harmonies.scoring import score_board
+
+        return score_board
+    if name == "hint":
+        from glade.bots.hint import hint  # type: ignore[import-not-found,unused-ignore]
+
+        return hint
+    raise AttributeError(f"module 'glade' has no attribute {name!r}")

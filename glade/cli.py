@@ -6,12 +6,19 @@ User mistakes print one plain sentence on stderr and exit with code 2, never a t
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import sys
 from collections.abc import Sequence
 from typing import Any
 
 from glade.core import BadInput, IllegalAction
+
+# Subcommands that own their whole argument list: name -> (module with main(argv), what it does).
+DELEGATES = {
+    "serve": ("glade.server.cli", "the web table: host online, hot-seat and solo games"),
+    "arena": ("glade.arena.cli", "bot tournament with confidence intervals"),
+}
 
 
 class UserError(Exception):
@@ -21,6 +28,8 @@ class UserError(Exception):
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="glade", description="Harmonies and Living Forest.")
     sub = p.add_subparsers(dest="command", required=True)
+    for name, (_, text) in DELEGATES.items():
+        sub.add_parser(name, help=text, add_help=False)
 
     play = sub.add_parser("play", help="play in the terminal")
     play.add_argument("game", choices=["harmonies", "living-forest"])
@@ -57,7 +66,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
     except FileNotFoundError:
         raise UserError(f"there is no file {args.board}") from None
     except json.JSONDecodeError as exc:
-        raise UserError(f"{args.board} is not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        raise UserError(
+            f"{args.board} is not valid JSON ({exc.msg} at line {exc.lineno})"
+        ) from None
     print(json.dumps(score_board(data, solo=args.solo)))
     return 0
 
@@ -90,7 +101,23 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_living_forest(args)
 
 
+def _delegate(name: str, rest: list[str]) -> int:
+    module_name = DELEGATES[name][0]
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        print(
+            f"glade: '{name}' is not available here ({exc.name} is not installed)", file=sys.stderr
+        )
+        return 2
+    code: int = module.main(rest)
+    return code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in DELEGATES:
+        return _delegate(argv[0], argv[1:])
     args = _parser().parse_args(argv)
     handlers = {"harmonies": _cmd_score, "bench": _cmd_bench, "play": _cmd_play}
     try:

@@ -19,6 +19,7 @@ class Action:
 
     type: str
     args: tuple[tuple[str, Any], ...]
+    _key: tuple[str, tuple[tuple[str, Any], ...]]
 
     def __init__(self, type: str, **args: Any) -> None:
         object.__setattr__(self, "type", type)
@@ -53,10 +54,10 @@ class Action:
         if isinstance(data, Action):
             return data
         if not isinstance(data, Mapping):
-            raise IllegalAction("an action must be an object with a \"type\" field")
+            raise IllegalAction('an action must be an object with a "type" field')
         kind = data.get("type")
         if not isinstance(kind, str) or not kind:
-            raise IllegalAction("an action needs a \"type\" naming what to do")
+            raise IllegalAction('an action needs a "type" naming what to do')
         args = {}
         for k, v in data.items():
             if k == "type":

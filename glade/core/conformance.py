@@ -92,7 +92,9 @@ def play_random_game(
         deep = steps % deep_every == 0
         if deep:
             # illegal ids, a seat that may not act, and garbage are refused without a trace
-            outside = [c for c in rng.sample(range(len(table)), min(5, len(table))) if c not in legal]
+            outside = [
+                c for c in rng.sample(range(len(table)), min(5, len(table))) if c not in legal
+            ]
             for code in outside:
                 _expect_refused(game, seat, table[code].to_json())
                 report.illegal_checked += 1

@@ -140,9 +140,7 @@ class Game(ABC):
         self._become(fresh)
 
     @classmethod
-    def replay(
-        cls: type[G], seed: int, options: dict[str, Any], entries: list[LogEntry]
-    ) -> G:
+    def replay(cls: type[G], seed: int, options: dict[str, Any], entries: list[LogEntry]) -> G:
         """Rebuild a game from its seed, options and (seat, action id) log entries."""
         game = cls.new(seed, options)
         for seat, code, _ in entries:

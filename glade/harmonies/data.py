@@ -202,7 +202,9 @@ def _compile_card(index: int, raw: dict[str, Any], spirit: bool) -> Card:
 
 
 def _load() -> dict[str, Any]:
-    text = resources.files("glade.harmonies").joinpath("data/harmonies-cards.json").read_text("utf-8")
+    text = (
+        resources.files("glade.harmonies").joinpath("data/harmonies-cards.json").read_text("utf-8")
+    )
     raw: dict[str, Any] = json.loads(text)
     return raw
 

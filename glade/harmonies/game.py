@@ -14,6 +14,7 @@ from glade.core import Action, BadInput, Game, IllegalAction
 from glade.core.chance import shuffled
 
 from .data import (
+    B2,
     BB,
     BG,
     BR,
@@ -23,7 +24,6 @@ from .data import (
     COLOR_INDEX,
     COLORS,
     EMPTY,
-    F,
     LAYOUTS,
     M1,
     M2,
@@ -38,10 +38,11 @@ from .data import (
     TOKEN_COUNTS,
     TOP,
     UNDER,
-    W,
+    F,
     Layout,
+    W,
 )
-from .scoring import CATEGORIES, board_breakdown, solo_suns
+from .scoring import board_breakdown, solo_suns
 
 MAX_HELD = 4
 CLASS_ORDER = tuple(CLASS_STATES)  # class index -> name (W F M1 M2 M3 T1 T2 T3 BLD)
@@ -65,9 +66,17 @@ class ActionSpace:
         self.size = self.END + 1
         names = layout.names
         table: list[Action] = [Action("take_tokens", space=s) for s in range(5)]
-        table += [Action("place_token", color=COLORS[c], cell=names[i]) for c in range(6) for i in range(n)]
+        table += [
+            Action("place_token", color=COLORS[c], cell=names[i])
+            for c in range(6)
+            for i in range(n)
+        ]
         table += [Action("take_card", slot=s) for s in range(5)]
-        table += [Action("place_cube", card=CARDS[k].id, cell=names[i]) for k in range(42) for i in range(n)]
+        table += [
+            Action("place_cube", card=CARDS[k].id, cell=names[i])
+            for k in range(42)
+            for i in range(n)
+        ]
         table += [Action("choose_spirit", card=CARDS[k].id) for k in SPIRITS]
         table += [Action("discard_card", slot=s) for s in range(5)]
         table += [Action("end_turn")]
@@ -88,7 +97,17 @@ SPACES = {side: ActionSpace(layout) for side, layout in LAYOUTS.items()}
 class Board:
     """A personal board: stacks, cubes, held and completed cards, Nature's Spirit."""
 
-    __slots__ = ("cells", "masks", "cubes", "cards", "done", "spirit", "spirit_placed", "offer", "placed")
+    __slots__ = (
+        "cells",
+        "masks",
+        "cubes",
+        "cards",
+        "done",
+        "spirit",
+        "spirit_placed",
+        "offer",
+        "placed",
+    )
 
     cells: list[int]  # stack state per cell index
     masks: list[int]  # per stack state: mask of layout bits holding that stack
@@ -139,7 +158,9 @@ class Board:
         m = self.masks
         return (m[W], m[F], m[M1], m[M2], m[M3], m[T1], m[T2], m[T3], m[BG] | m[BB] | m[BR])
 
-    def anchors(self, card: int, rotations: tuple[tuple[tuple[int, int], ...], ...], cls: tuple[int, ...]) -> int:
+    def anchors(
+        self, card: int, rotations: tuple[tuple[tuple[int, int], ...], ...], cls: tuple[int, ...]
+    ) -> int:
         """Mask of cells where ``card``'s cube may go: habitat present, cube cell free of cubes."""
         start = cls[CARDS[card].cube_class] & ~self.cubes
         if not start:
@@ -218,13 +239,15 @@ class HarmoniesGame(Game):
         known = {"players", "side", "spirits"}
         extra = set(options) - known
         if extra:
-            raise BadInput(f"unknown Harmonies option {sorted(extra)[0]!r}; options are players, side, spirits")
+            raise BadInput(
+                f"unknown Harmonies option {sorted(extra)[0]!r}; options are players, side, spirits"
+            )
         players = options.get("players", 2)
         if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
             raise BadInput("Harmonies is played by 1 to 4 players")
         side = options.get("side", "A")
         if side not in ("A", "B"):
-            raise BadInput("the board side must be \"A\" or \"B\"")
+            raise BadInput('the board side must be "A" or "B"')
         spirits = options.get("spirits", False)
         if not isinstance(spirits, bool):
             raise BadInput("spirits must be true or false")
@@ -437,7 +460,9 @@ class HarmoniesGame(Game):
             if b.cubes >> bit & 1:
                 return f"the cell {names[cell]} already holds a cube"
             if not b.anchors(card, sp.rotations[card], b.class_masks()) >> bit & 1:
-                return f"the {name} habitat is not on your board with its cube cell at {names[cell]}"
+                return (
+                    f"the {name} habitat is not on your board with its cube cell at {names[cell]}"
+                )
             return None
         if code < sp.DISCARD:
             card = code - sp.SPIRIT + 32
@@ -588,7 +613,9 @@ class HarmoniesGame(Game):
     def board_json(self, seat: int, score: bool = True) -> dict[str, Any]:
         b = self.boards[seat]
         layout = self.space.layout
-        stacks = {layout.names[i]: [COLORS[c] for c in STACKS[s]] for i, s in enumerate(b.cells) if s}
+        stacks = {
+            layout.names[i]: [COLORS[c] for c in STACKS[s]] for i, s in enumerate(b.cells) if s
+        }
         cubes = [layout.names[i] for i, bit in enumerate(layout.bits) if b.cubes >> bit & 1]
         cards = [
             {"card": CARDS[c].id, "placed": p, "cubes_left": CARDS[c].cubes - p, "complete": done}
@@ -621,7 +648,10 @@ class HarmoniesGame(Game):
             "turn": self.turn,
             "round": self.turn // self.players + (0 if self.over else 1),
             "central": [[COLORS[c] for c in tokens] for tokens in self.central],
-            "pouch": {"count": len(self.pouch), "colors": dict(zip(COLORS, pouch_counts, strict=True))},
+            "pouch": {
+                "count": len(self.pouch),
+                "colors": dict(zip(COLORS, pouch_counts, strict=True)),
+            },
             "deck": len(self.deck),
             "row": [CARDS[c].id if c >= 0 else None for c in self.row],
             "boards": [self.board_json(s) for s in range(self.players)],
@@ -747,35 +777,34 @@ def _chance_tuple(chance: Any) -> Any:
     return tuple(tuple(part) if isinstance(part, list) else part for part in chance)
 
 
-_LANDSCAPE_OF_TOP = {
-    W: "a water token",
-    F: "a field token",
-    T1: "a tree",
-    T2: "a tree",
-    T3: "a tree",
-    M3: "a mountain of height 3",
-    BG: "a building",
-    BB: "a building",
-    BR: "a building",
+_WHAT = {
+    0: "a water token cannot go",
+    1: "a mountain cannot rise",
+    2: "a trunk cannot go",
+    3: "a tree cannot grow",
+    4: "a field token cannot go",
+    5: "a building cannot be made",
+}
+_RULE = {
+    0: "blue goes only on an empty cell",
+    1: "gray goes on an empty cell or on one or two gray",
+    2: "brown goes on an empty cell or on one brown",
+    3: "green goes on an empty cell or on one or two brown",
+    4: "yellow goes only on an empty cell",
+    5: "red goes on an empty cell or on one red, brown or gray token",
 }
 
 
 def _why_no_stack(color: int, state: int, cell: str) -> str:
     """Why ``color`` cannot go on the stack ``state`` at ``cell``, in a player's words."""
-    name = COLORS[color]
-    if state in _LANDSCAPE_OF_TOP:
-        return f"nothing can be placed on {_LANDSCAPE_OF_TOP[state]} (cell {cell})"
-    if color in (0, 4):  # blue, yellow
-        kind = "water" if color == 0 else "field"
-        return f"a {kind} token ({name}) can only be placed on an empty cell, and {cell} is not empty"
-    under = ", ".join(COLORS[c] for c in STACKS[state])
-    if color == 3:  # green
-        return f"a tree cannot grow on {under} at {cell}: green goes on an empty cell or on 1-2 brown"
-    if color == 1:  # gray
-        return f"a mountain cannot rise on {under} at {cell}: gray goes only on gray"
-    if color == 2:  # brown
-        return f"a trunk cannot go on {under} at {cell}: brown goes only on one brown"
-    return f"a building cannot be made on {under} at {cell}: red goes on one red, brown or gray token"
+    if state in (BG, BB, BR):
+        return f"the building at {cell} is complete: nothing can be placed on a building"
+    if state == M3 and color == 1:
+        return f"the mountain at {cell} is already at its full height of 3"
+    if state == B2 and color == 2:
+        return f"the trunk at {cell} is already 2 brown tokens high; only green can go on it"
+    top = COLORS[TOP[state]]
+    return f"{_WHAT[color]} on {top} (cell {cell}): {_RULE[color]}"
 
 
 def _describe_bad_action(action: Action, layout: Layout) -> str:
@@ -817,7 +846,7 @@ def _describe_bad_action(action: Action, layout: Layout) -> str:
     if "cell" in given:
         cell = action["cell"]
         if not isinstance(cell, str):
-            return "a cell is written \"q,r\", for example \"1,2\""
+            return 'a cell is written "q,r", for example "1,2"'
         return f"the cell {cell} is not on side {layout.side} of the board"
     return f"that {kind} action does not exist"
 

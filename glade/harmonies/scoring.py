@@ -14,7 +14,6 @@ from .data import (
     COLOR_INDEX,
     COLORS,
     EMPTY,
-    F,
     LAYOUTS,
     M1,
     M2,
@@ -26,8 +25,9 @@ from .data import (
     STATE_OF,
     TOP,
     TREE_HEIGHT,
-    W,
+    F,
     Layout,
+    W,
 )
 
 CATEGORIES = ("trees", "mountains", "fields", "buildings", "water", "animals", "spirit")
@@ -199,7 +199,7 @@ def _parse_cell(layout: Layout, name: Any) -> int:
                 if (q, r) in layout.index:
                     return layout.index[(q, r)]
                 raise BadInput(f"the cell {name} is not on side {layout.side} of the board")
-    raise BadInput(f"{name!r} is not a cell; cells are written \"q,r\"")
+    raise BadInput(f'{name!r} is not a cell; cells are written "q,r"')
 
 
 def parse_board(data: Any) -> tuple[Layout, list[int], list[tuple[int, int]], int, bool, int]:
@@ -211,27 +211,31 @@ def parse_board(data: Any) -> tuple[Layout, list[int], list[tuple[int, int]], in
         raise BadInput("a board must be a JSON object")
     side = data.get("side", "A")
     if side not in LAYOUTS:
-        raise BadInput(f"the side must be \"A\" or \"B\", not {side!r}")
+        raise BadInput(f'the side must be "A" or "B", not {side!r}')
     layout = LAYOUTS[side]
     cells = [EMPTY] * len(layout.cells)
     stacks = data.get("stacks", {})
     if not isinstance(stacks, dict):
-        raise BadInput("\"stacks\" must map cells to lists of colours")
+        raise BadInput('"stacks" must map cells to lists of colours')
     for name, stack in stacks.items():
         i = _parse_cell(layout, name)
         if not isinstance(stack, list) or not all(isinstance(c, str) for c in stack):
             raise BadInput(f"the stack at {name} must be a list of colour names")
         for c in stack:
             if c not in COLOR_INDEX:
-                raise BadInput(f"the stack at {name} has an unknown colour {c!r}; "
-                               f"colours are {', '.join(COLORS)}")
+                raise BadInput(
+                    f"the stack at {name} has an unknown colour {c!r}; "
+                    f"colours are {', '.join(COLORS)}"
+                )
         state = STATE_OF.get(tuple(COLOR_INDEX[c] for c in stack))
         if state is None:
-            raise BadInput(f"the stack at {name} ({', '.join(stack)}, bottom first) cannot be built")
+            raise BadInput(
+                f"the stack at {name} ({', '.join(stack)}, bottom first) cannot be built"
+            )
         cells[i] = state
     cube_list = data.get("cubes", [])
     if not isinstance(cube_list, list):
-        raise BadInput("\"cubes\" must be a list of cells")
+        raise BadInput('"cubes" must be a list of cells')
     cube_cells: set[int] = set()
     for name in cube_list:
         i = _parse_cell(layout, name)
@@ -243,11 +247,11 @@ def parse_board(data: Any) -> tuple[Layout, list[int], list[tuple[int, int]], in
     cards: list[tuple[int, int]] = []
     raw_cards = data.get("cards", [])
     if not isinstance(raw_cards, list):
-        raise BadInput("\"cards\" must be a list")
+        raise BadInput('"cards" must be a list')
     seen: set[int] = set()
     for entry in raw_cards:
         if not isinstance(entry, dict) or not isinstance(entry.get("card"), str):
-            raise BadInput("each card must be {\"card\": id, \"placed\": n}")
+            raise BadInput('each card must be {"card": id, "placed": n}')
         cid = entry["card"]
         idx = CARD_INDEX.get(cid)
         if idx is None or CARDS[idx].spirit:
@@ -265,7 +269,7 @@ def parse_board(data: Any) -> tuple[Layout, list[int], list[tuple[int, int]], in
     raw_spirit = data.get("spirit")
     if raw_spirit is not None:
         if not isinstance(raw_spirit, dict) or not isinstance(raw_spirit.get("card"), str):
-            raise BadInput("\"spirit\" must be {\"card\": id, \"placed\": true|false}")
+            raise BadInput('"spirit" must be {"card": id, "placed": true|false}')
         idx = CARD_INDEX.get(raw_spirit["card"])
         if idx is None or not CARDS[idx].spirit:
             raise BadInput(f"there is no Nature's Spirit {raw_spirit['card']!r}")
@@ -273,7 +277,7 @@ def parse_board(data: Any) -> tuple[Layout, list[int], list[tuple[int, int]], in
     expected = sum(p for _, p in cards) + (1 if spirit_placed else 0)
     if expected != len(cube_cells):
         raise BadInput(
-            f"the cards account for {expected} cubes on the board but \"cubes\" lists {len(cube_cells)}"
+            f'the cards account for {expected} cubes on the board but "cubes" lists {len(cube_cells)}'
         )
     return layout, cells, cards, spirit, spirit_placed, len(cube_cells)
 

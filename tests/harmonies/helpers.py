@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from glade.harmonies.data import CARDS, NEXT, NSTATES, STATE_OF, COLOR_INDEX, EMPTY
+from glade.harmonies.data import CARDS, COLOR_INDEX, EMPTY, NEXT, NSTATES, STATE_OF
 from glade.harmonies.game import MAX_HELD, HarmoniesGame
 
 TOTAL_TOKENS = 120

@@ -1,0 +1,162 @@
+"""A one-step greedy Living Forest bot under a hand-written evaluation.
+
+Draw phase: a push-your-luck rule on the solitary count, the chance that the next card is
+solitary (from the multiset of its own draw stack, which a player can work out by counting its
+cards; never the order) and the fragments it holds.
+
+Action phase: every legal step is tried on a *blinded* copy of the state (every draw stack and
+animal stack reshuffled with the bot's own generator, so nothing hidden can leak in), the action
+it starts is completed greedily, and the result is scored by ``evaluate``: progress toward 12 in
+each category (the best one counts more), permanent forest elements, the quality of the spirit's
+cards, fragments, the Onibi threat this round, and the best opponent's progress.
+"""
+
+from __future__ import annotations
+
+import random
+
+from glade.bots import Budget
+from glade.core import Action, BadInput, Game
+from glade.living_forest.data import CARDS, VARAN
+from glade.living_forest.game import (
+    A_DONE,
+    A_DRAW,
+    A_STOP,
+    A_USE,
+    ACTIONS,
+    DRAW,
+    OVER,
+    S_CHOOSE,
+    LivingForestGame,
+)
+
+CARD_WEIGHTS = (0.5, 0.6, 0.6, 0.35, 1.2)  # sun, water, plant, spiral, flower on a card
+FOREST_WEIGHTS = (0.9, 1.1, 1.0, 0.6, 0.0)  # permanent elements of the forest (flowers: progress)
+
+
+def card_value(card: int) -> float:
+    """How much a card helps when it shows on the help line."""
+    if card == VARAN:
+        return -2.0
+    value = sum(w * v for w, v in zip(CARD_WEIGHTS, CARDS.elements[card], strict=True))
+    return value - 1.2 * CARDS.coin[card]
+
+
+CARD_VALUES = [card_value(c) for c in range(len(CARDS.names))]
+
+
+def progress(g: LivingForestGame, seat: int) -> tuple[int, int, int]:
+    """Permanent progress: trees, fires, and flowers without the help line (it goes away)."""
+    trees, fires, flowers = g.counts(seat)
+    return trees, fires, flowers - g.hel[seat][4]
+
+
+def evaluate(g: LivingForestGame, seat: int, round_no: int) -> float:
+    """Hand-written value of a position for ``seat`` (higher is better)."""
+    if g.phase == OVER:
+        return 1000.0 if seat in g.winners else -1000.0
+    p = progress(g, seat)
+    score = sum(p) + max(p) ** 2 / 8.0
+    best_other = max(max(progress(g, o)) for o in range(g.n) if o != seat)
+    score -= 0.5 * best_other**2 / 8.0
+    fel = g.fel[seat]
+    score += sum(w * v for w, v in zip(FOREST_WEIGHTS, fel, strict=True))
+    cards = g.decks[seat] + g.helps[seat] + g.discards[seat]
+    score += sum(CARD_VALUES[c] for c in cards) / 3.0
+    score += 0.7 * min(g.frags[seat], 4)
+    # Onibi's attack at the end of this round
+    if (
+        g.round == round_no
+        and g.phase == ACTIONS
+        and g.centre
+        and g.element(seat, 1) < sum(g.centre)
+    ):
+        score -= 1.4 * len(g.centre)
+    return score
+
+
+class LivingForestGreedy:
+    """One-step greedy bot; ``choose`` returns one action."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    # ----------------------------------------------------------------- entry point
+    def choose(self, state: Game, seat: int, budget: Budget | None = None) -> list[Action]:
+        if not isinstance(state, LivingForestGame):
+            raise BadInput("the Living Forest greedy bot plays only Living Forest")
+        ids = state.legal_action_ids(seat)
+        if not ids:
+            raise BadInput(f"seat {seat} has no move to make")
+        table = state.action_table()
+        if len(ids) == 1:
+            return [table[ids[0]]]
+        if state.phase == DRAW:
+            return [table[self._draw_choice(state, seat, ids)]]
+        return [table[self._action_choice(state, seat, ids)]]
+
+    # ----------------------------------------------------------------- draw phase
+    def _draw_choice(self, g: LivingForestGame, seat: int, ids: list[int]) -> int:
+        help_line = g.helps[seat]
+        net = g.net[seat]
+        if A_USE in ids and help_line:
+            last = help_line[-1]
+            if last == VARAN:
+                return A_USE
+            if net >= 3 and CARD_VALUES[last] < 2.5 and g.frags[seat] >= 1:
+                return A_USE  # send away a weak third solitary card and keep drawing
+        if A_DRAW not in ids:
+            return A_STOP
+        if net <= 1:
+            return A_DRAW
+        pile = g.decks[seat] or g.discards[seat]  # the multiset only, never its order
+        solitary = sum(1 for c in pile if CARDS.coin[c] > 0)
+        risk = solitary / len(pile) if pile else 1.0
+        if g.frags[seat] and risk < 0.7:
+            return A_DRAW
+        return A_DRAW if risk <= 0.3 else A_STOP
+
+    # ----------------------------------------------------------------- action phase
+    def _blind(self, g: LivingForestGame) -> LivingForestGame:
+        """A copy in which every hidden order (draw stacks, animal stacks) is reshuffled."""
+        sim = g.copy()
+        for pile in sim.decks:
+            self.rng.shuffle(pile)
+        for stack in sim.stacks:
+            self.rng.shuffle(stack)
+        return sim
+
+    def _finish(self, sim: LivingForestGame, seat: int, round_no: int) -> None:
+        """Complete the action in progress greedily, one step at a time."""
+        for _ in range(40):
+            if sim.phase != ACTIONS or sim.cur != seat or sim.sub == S_CHOOSE:
+                return
+            ids = sim.legal_action_ids(seat)
+            best, best_val = ids[0], -1e9
+            for code in ids:
+                trial = sim.copy()
+                trial.apply_action_id(seat, code, checked=True)
+                val = evaluate(trial, seat, round_no)
+                if code == A_DONE:
+                    val -= 0.01
+                if val > best_val:
+                    best, best_val = code, val
+            sim.apply_action_id(seat, best, checked=True)
+
+    def _action_choice(self, g: LivingForestGame, seat: int, ids: list[int]) -> int:
+        round_no = g.round
+        base = self._blind(g)
+        best, best_val = ids[0], -1e9
+        for code in ids:
+            sim = base.copy()
+            sim.apply_action_id(seat, code, checked=True)
+            self._finish(sim, seat, round_no)
+            val = evaluate(sim, seat, round_no) + self.rng.random() * 1e-3
+            if val > best_val:
+                best, best_val = code, val
+        return best
+
+
+__all__ = ["LivingForestGreedy", "evaluate"]

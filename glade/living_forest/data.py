@@ -1,0 +1,199 @@
+"""Living Forest card, tree and board data, loaded from ``data/living-forest-cards.json`` and
+validated once at import.
+
+Everything the engine needs is turned into small integer tables here so the rules never touch
+JSON on the hot path. Card type ids:
+
+* ``0..13``  the 14 starting cards (every spirit owns one copy of each);
+* ``14..36`` the 23 level-1 guardian animals, ``37..52`` the 16 level-2, ``53..64`` the 12 level-3;
+* ``65``     the Fire Varan (23 copies in the supply).
+
+Tree type ids ``0..11`` are T3a..T11; the starting tree is ``START_TREE`` (12) on the forest board.
+"""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+
+from glade.core.errors import BadInput
+
+ELEMENTS: tuple[str, ...] = ("sun", "water", "plant", "spiral", "flower")
+SUN, WATER, PLANT, SPIRAL, FLOWER = range(5)
+
+NUM_STARTING = 14
+LEVEL_COUNTS: tuple[int, int, int] = (23, 16, 12)
+VARAN_COUNT = 23
+FRAGMENT_COUNT = 20
+FIRE_VALUES: tuple[int, int, int] = (2, 3, 4)
+FIRES_PER_VALUE = 20  # Game Park's supply; the box split of its 58 tiles is unknown
+CENTRE_CAP = 7
+VICTORY_KINDS: tuple[str, ...] = ("fire", "flower", "tree")
+TARGET = 12
+ROWS, COLUMNS = 3, 5
+START_CELL = 7  # row 1, column 2 (0-based): the centre of the forest
+START_TREE = 12
+EMPTY = -1
+
+
+class CardData:
+    """Integer tables of the 66 card types (see the module docstring for the id ranges)."""
+
+    __slots__ = ("names", "level", "cost", "coin", "elements", "symbol")
+
+    def __init__(self) -> None:
+        self.names: list[str] = []
+        self.level: list[int] = []  # 0 starting card or varan, 1..3 guardian animal level
+        self.cost: list[int] = []
+        self.coin: list[int] = []  # +1 solitary, -1 gregarious, 0 none
+        self.symbol: list[str] = []
+        self.elements: list[tuple[int, int, int, int, int]] = []
+
+
+def _fail(what: str) -> BadInput:
+    return BadInput(f"living-forest-cards.json is malformed: {what}")
+
+
+def _int(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _fail(f"{what} must be a whole number, not {value!r}")
+    return value
+
+
+COIN_OF = {"solitary": 1, "gregarious": -1, "none": 0}
+
+
+def _add_card(cards: CardData, entry: Any, level: int, where: str) -> None:
+    if not isinstance(entry, dict):
+        raise _fail(f"{where} must be an object")
+    name = entry.get("name")
+    if not isinstance(name, str) or not name:
+        raise _fail(f"{where} has no name")
+    if name in cards.names:
+        raise _fail(f"the card name {name!r} appears twice")
+    symbol = entry.get("symbol")
+    if symbol not in COIN_OF:
+        raise _fail(f"{name} has an unknown symbol {symbol!r}")
+    elems = tuple(_int(entry.get(e, 0), f"{name}.{e}") for e in ELEMENTS)
+    cost = 0 if level == 0 else _int(entry.get("cost"), f"{name}.cost")
+    if level and not 1 <= cost <= 20:
+        raise _fail(f"{name} costs {cost}")
+    cards.names.append(name)
+    cards.level.append(level)
+    cards.cost.append(cost)
+    cards.coin.append(COIN_OF[symbol])
+    cards.symbol.append(symbol)
+    cards.elements.append(elems)  # type: ignore[arg-type]
+
+
+class TreeData:
+    """The 12 protective tree types: id, cost (in plant), elements given, copies per count."""
+
+    __slots__ = ("ids", "cost", "elements", "copies")
+
+    def __init__(self) -> None:
+        self.ids: list[str] = []
+        self.cost: list[int] = []
+        self.elements: list[tuple[int, int, int, int, int]] = []
+        self.copies: dict[int, list[int]] = {2: [], 3: [], 4: []}
+
+
+def load(raw: Any) -> tuple[CardData, TreeData, list[str], dict[int, list[int]]]:
+    """Validate the parsed data file; return cards, trees, rock bonuses and start rocks."""
+    if not isinstance(raw, dict) or raw.get("schema") != "living-forest-data/1":
+        raise _fail("unknown schema (expected living-forest-data/1)")
+    if tuple(raw.get("elements", ())) != ELEMENTS:
+        raise _fail(f"elements must be {list(ELEMENTS)}")
+    cards = CardData()
+    deck = raw.get("starting_deck", {})
+    start = deck.get("cards") if isinstance(deck, dict) else None
+    if not isinstance(start, list) or len(start) != NUM_STARTING:
+        raise _fail(f"the starting deck must list {NUM_STARTING} cards")
+    for i, entry in enumerate(start):
+        _add_card(cards, entry, 0, f"starting card {i + 1}")
+    animals = raw.get("guardian_animals", {})
+    for level, count in enumerate(LEVEL_COUNTS, start=1):
+        row = animals.get(f"level{level}") if isinstance(animals, dict) else None
+        if not isinstance(row, list) or len(row) != count:
+            raise _fail(f"level {level} must hold {count} guardian animals")
+        for i, entry in enumerate(row):
+            _add_card(cards, entry, level, f"level-{level} animal {i + 1}")
+    varan = raw.get("fire_varan", {})
+    if not isinstance(varan, dict) or varan.get("count") != VARAN_COUNT:
+        raise _fail(f"there must be {VARAN_COUNT} fire varans")
+    _add_card(cards, {"name": "Fire Varan", "symbol": "solitary"}, 0, "the fire varan")
+    totals = [sum(cards.elements[c][e] for c in range(NUM_STARTING)) for e in range(5)]
+    if totals != [9, 6, 9, 2, 1] or sum(cards.coin[:NUM_STARTING]) != 5:
+        raise _fail("the starting deck totals are not sun 9, water 6, plant 9, spiral 2, flower 1")
+
+    trees = TreeData()
+    tiles = raw.get("protective_trees", {}).get("tiles")
+    if not isinstance(tiles, list) or len(tiles) != 12:
+        raise _fail("there must be 12 protective tree types")
+    for entry in tiles:
+        tid = entry.get("id") if isinstance(entry, dict) else None
+        if not isinstance(tid, str):
+            raise _fail("a protective tree has no id")
+        gives = entry.get("gives", {})
+        if not isinstance(gives, dict) or any(k not in ELEMENTS for k in gives):
+            raise _fail(f"tree {tid} gives an unknown element")
+        trees.ids.append(tid)
+        trees.cost.append(_int(entry.get("cost"), f"{tid}.cost"))
+        trees.elements.append(tuple(_int(gives.get(e, 0), f"{tid}.{e}") for e in ELEMENTS))  # type: ignore[arg-type]
+        copies = entry.get("copies", {})
+        for n in (2, 3, 4):
+            trees.copies[n].append(_int(copies.get(f"{n}p"), f"{tid} copies for {n}p"))
+    for n, total in ((2, 24), (3, 33), (4, 39)):
+        if sum(trees.copies[n]) != total:
+            raise _fail(f"the {n}-player tree supply must hold {total} tiles")
+    if trees.ids[-1] != "T11" or trees.cost != sorted(trees.cost):
+        raise _fail("trees must be listed by cost, ending with T11")
+
+    circle = raw.get("circle_of_spirits", {})
+    rocks = circle.get("rock_bonuses_clockwise") if isinstance(circle, dict) else None
+    if not isinstance(rocks, list) or len(rocks) != 12:
+        raise _fail("the circle of spirits must have 12 rocks")
+    bonuses: list[str] = []
+    for i, rock in enumerate(rocks):
+        if not isinstance(rock, dict) or rock.get("index") != i:
+            raise _fail(f"rock {i} is out of order")
+        bonus = rock.get("bonus")
+        if bonus not in ("plant", "attract", "extinguish", "take_fragment"):
+            raise _fail(f"rock {i} has an unknown bonus {bonus!r}")
+        bonuses.append(bonus)
+    starts: dict[int, list[int]] = {}
+    for n in (2, 3, 4):
+        got = circle.get("start_rocks", {}).get(f"{n}p")
+        if not isinstance(got, list) or len(got) != n or len(set(got)) != n:
+            raise _fail(f"the {n}-player start rocks must be {n} different rocks")
+        starts[n] = [_int(r, "start rock") for r in got]
+        if not all(0 <= r < 12 for r in starts[n]):
+            raise _fail(f"the {n}-player start rocks must be rocks 0 to 11")
+    if raw.get("fragment_tiles", {}).get("count") != FRAGMENT_COUNT:
+        raise _fail(f"there must be {FRAGMENT_COUNT} fragment tiles")
+    if raw.get("victory_tiles", {}).get("total") != 12:
+        raise _fail("there must be 12 victory tiles")
+    if raw.get("circle_of_spirits", {}).get("centre_fire_capacity") != CENTRE_CAP:
+        raise _fail(f"the centre must hold at most {CENTRE_CAP} fires")
+    return cards, trees, bonuses, starts
+
+
+def _read() -> Any:
+    text = resources.files("glade.living_forest").joinpath("data/living-forest-cards.json")
+    return json.loads(text.read_text(encoding="utf-8"))
+
+
+CARDS, TREES, ROCK_BONUS, START_ROCKS = load(_read())
+
+NUM_CARDS = len(CARDS.names)  # 66
+VARAN = NUM_CARDS - 1
+LEVEL_RANGES: tuple[range, range, range] = (
+    range(NUM_STARTING, NUM_STARTING + 23),
+    range(NUM_STARTING + 23, NUM_STARTING + 39),
+    range(NUM_STARTING + 39, NUM_STARTING + 51),
+)
+CARD_BY_NAME: dict[str, int] = {name: i for i, name in enumerate(CARDS.names)}
+TREE_BY_ID: dict[str, int] = {tid: i for i, tid in enumerate(TREES.ids)}
+T11 = TREE_BY_ID["T11"]
+FIRE_LEVEL_VALUE: tuple[int, int, int] = (2, 3, 4)  # fire added per animal of level 1/2/3
