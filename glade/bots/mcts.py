@@ -91,6 +91,10 @@ def adapter_for(game: Game) -> Adapter:
         from .harmonies_search import HarmoniesAdapter
 
         return HarmoniesAdapter()
+    if game.game_name == "living-forest":
+        from .living_forest_search import LivingForestAdapter
+
+        return LivingForestAdapter()
     return GenericAdapter()
 
 
@@ -173,6 +177,14 @@ class MCTSBot:
             ranked.sort(key=lambda item: (-item[3], -item[1]))
         if not ranked:
             ranked = [(root_moves[0], float("nan"), float("nan"), 0)]
+        margin = getattr(adapter, "anchor_margin", None)
+        if margin is not None and len(ranked) > 1:
+            # the adapter's first root move is its policy's choice: keep it unless the search
+            # found a move clearly better on average
+            anchor = next((r for r in ranked if r[0] == root_moves[0]), None)
+            if anchor is not None and ranked[0][1] - anchor[1] < margin:
+                ranked.remove(anchor)
+                ranked.insert(0, anchor)
         self.root = root
         self.root_log = len(state.log)
         self.root_key = (state.seed, state.game_name)
