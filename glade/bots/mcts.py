@@ -144,6 +144,7 @@ class MCTSBot:
         iterations = budget.iterations
         if seconds is None and iterations is None:
             iterations = LEVELS[self.level]
+        start = time.perf_counter()
         root = self._reuse(state)
         root_moves = adapter.moves(state, seat, True)
         if not root_moves:
@@ -151,9 +152,10 @@ class MCTSBot:
         if len(root_moves) == 1:
             self.root = None
             return [(root_moves[0], float("nan"), float("nan"), 0)]
-        start = time.perf_counter()
         if getattr(adapter, "root_halving", False):
-            done, order = self._halving(state, seat, root, root_moves, adapter, iterations, seconds)
+            done, order = self._halving(
+                state, seat, root, root_moves, adapter, iterations, seconds, start
+            )
         else:
             done, order = 0, {}
             while True:
@@ -200,22 +202,27 @@ class MCTSBot:
         adapter: Adapter,
         iterations: int | None,
         seconds: float | None,
+        start: float,
     ) -> tuple[int, dict[Move, int]]:
         """Sequential halving over the root moves with common random numbers.
 
         Each batch samples one determinization and one play-out seed and plays every surviving
         move from it, so moves are compared on the same hidden order and the same replies; after
-        each round the better half survives. Returns simulations run and rounds survived per move.
+        each round the better half survives. With an iteration budget smaller than twice the
+        number of moves only the first (most promising) moves enter. Returns simulations run and
+        rounds survived per move.
         """
-        start = time.perf_counter()
         survivors = list(moves)
+        if iterations is not None:
+            survivors = survivors[: max(2, iterations // 2)]
+        deadline = None if seconds is None else start + seconds
         rounds = max(1, math.ceil(math.log2(len(survivors))))
         order = {m: 0 for m in moves}
         done = 0
         for r in range(rounds):
-            if len(survivors) == 1:
+            if len(survivors) == 1 or (iterations is not None and done >= iterations):
                 break
-            if r > 0 and seconds is not None and time.perf_counter() - start >= seconds:
+            if r > 0 and deadline is not None and time.perf_counter() >= deadline:
                 break
             if iterations is not None:
                 batches = max(1, (iterations - done) // ((rounds - r) * len(survivors)))
@@ -228,6 +235,8 @@ class MCTSBot:
                 sample = determinize(state, seat, self.rng)
                 play_seed = self.rng.getrandbits(64)
                 for move in survivors:
+                    if done and deadline is not None and time.perf_counter() >= deadline:
+                        break
                     game = sample.copy()
                     self._play(game, seat, move)
                     rng = random.Random(play_seed)
@@ -243,6 +252,7 @@ class MCTSBot:
                     child.score += scores[seat]
                     root.visits += 1
                     done += 1
+            survivors = [m for m in survivors if m in root.children]
             survivors.sort(key=lambda m: -root.children[m].total / root.children[m].visits)
             survivors = survivors[: max(1, (len(survivors) + 1) // 2)]
             for m in survivors:
