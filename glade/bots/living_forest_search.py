@@ -24,13 +24,13 @@ ANCHOR_MARGIN = 0.03  # mean value by which a move must beat the greedy choice t
 
 
 def leaf_values(game: LivingForestGame) -> Outcome:
-    """Each spirit's value of an unfinished game, and its progress toward 12 as its score."""
+    """Each spirit's value of an unfinished game, and its current total as its score."""
     evals = [evaluate(game, s, game.round) for s in range(game.n)]
     out = []
     for s, e in enumerate(evals):
         best_other = max(evals[o] for o in range(game.n) if o != s)
         out.append(1 / (1 + math.exp(-(e - best_other) / SCALE)))
-    scores = [float(max(game.counts(s))) for s in range(game.n)]
+    scores = [float(sum(game.counts(s))) for s in range(game.n)]
     return out, scores
 
 

@@ -14,6 +14,9 @@ from glade.core import BadInput
 from glade.harmonies.game import HarmoniesGame
 
 
+MOVES: dict[str, int] = {}
+
+
 def _play(seed: int, specs: list[str], options: dict[str, object]) -> HarmoniesGame:
     """A whole game; every action goes through the checked contract layer."""
     game = glade.new_game("harmonies", seed=seed, **options)
@@ -25,6 +28,7 @@ def _play(seed: int, specs: list[str], options: dict[str, object]) -> HarmoniesG
         assert actions
         for action in actions:
             game.apply(seat, action)  # raises IllegalAction on any illegal move
+            MOVES[specs[seat]] = MOVES.get(specs[seat], 0) + 1
     return game
 
 
@@ -42,6 +46,7 @@ def test_fast_score_equals_engine_breakdown() -> None:
 
 
 def test_greedy_beats_random_in_40_games() -> None:
+    MOVES.clear()
     wins = 0
     for seed in range(40):
         seat = seed % 2
@@ -51,6 +56,7 @@ def test_greedy_beats_random_in_40_games() -> None:
         if result["winners"] == [seat]:
             wins += 1
     assert wins >= 38, f"greedy won only {wins} of 40 games against random"
+    assert MOVES["greedy"] >= 2000  # thousands of greedy actions, every one checked legal
 
 
 @pytest.mark.parametrize(
