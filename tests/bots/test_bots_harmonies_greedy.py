@@ -13,7 +13,6 @@ from glade.bots.harmonies_greedy import HarmoniesGreedy
 from glade.core import BadInput
 from glade.harmonies.game import HarmoniesGame
 
-
 MOVES: dict[str, int] = {}
 
 
