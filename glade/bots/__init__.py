@@ -50,12 +50,22 @@ BOTS: dict[str, dict[str, str]] = {
         "harmonies": "glade.bots.harmonies_greedy:HarmoniesGreedy",
         "living-forest": "glade.bots.living_forest_greedy:LivingForestGreedy",
     },
+    "mcts": {"*": "glade.bots.mcts:MCTSBot"},
 }
+# bots that take a level after a colon, and the levels they know
+LEVELS: dict[str, tuple[str, ...]] = {"mcts": ("easy", "normal", "hard")}
 
 
 def make_bot(spec: str, game: str, seed: int | None = None) -> Bot:
     """A bot from its registry name (``random``, ``greedy``, ``mcts:normal`` ...) for ``game``."""
-    base = spec.split(":", 1)[0]
+    if not isinstance(spec, str) or not spec:
+        raise BadInput("a bot is named by a string such as greedy or mcts:hard")
+    base, _, level = spec.partition(":")
+    if level and level not in LEVELS.get(base, ()):
+        known = LEVELS.get(base)
+        if not known:
+            raise BadInput(f"the bot {base!r} has no levels")
+        raise BadInput(f"unknown {base} level {level!r}; levels are {', '.join(known)}")
     choices = BOTS.get(base)
     if choices is None:
         raise BadInput(f"unknown bot {spec!r}; choose one of: {', '.join(sorted(BOTS))}")
@@ -63,12 +73,14 @@ def make_bot(spec: str, game: str, seed: int | None = None) -> Bot:
     if target is None:
         raise BadInput(f"the bot {base!r} does not play {game}")
     module, cls = target.split(":")
-    bot: Bot = getattr(importlib.import_module(module), cls)(seed=seed)
+    factory = getattr(importlib.import_module(module), cls)
+    bot: Bot = factory(seed=seed, level=level) if level else factory(seed=seed)
     return bot
 
 
 def bot_names() -> list[str]:
-    return sorted(BOTS)
+    """Every bot spec a user may type, levels included."""
+    return sorted(BOTS) + [f"{b}:{lv}" for b, levels in LEVELS.items() for lv in levels]
 
 
-__all__ = ["BOTS", "Bot", "Budget", "RandomBot", "UNDO", "bot_names", "make_bot"]
+__all__ = ["BOTS", "LEVELS", "Bot", "Budget", "RandomBot", "UNDO", "bot_names", "make_bot"]
