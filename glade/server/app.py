@@ -26,9 +26,11 @@ from .models import (
     Error,
     GameLog,
     GameState,
+    Hints,
     Join,
     Joined,
     Lobby,
+    PastView,
     PostAction,
 )
 from .storage import Storage
@@ -330,6 +332,33 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 "result": result,
             }
         )
+
+    @app.get(
+        "/api/games/{game_id}/hint",
+        response_model=Hints,
+        responses=ERRORS,
+        summary="The search bot's best moves for your seat now, best first",
+    )
+    async def get_hint(game_id: str, request: Request, authorization: Auth = None) -> Any:
+        tables = tables_of(request)
+        room = await tables.get(game_id)
+        seat = room.seat_of(_bearer(authorization))
+        if seat is None:
+            raise ApiError(403, "a hint is for a player: send your seat token")
+        version, moves = await tables.hint(room, seat)
+        best = moves[0]["actions"] if moves else []
+        return JSONResponse({"version": version, "actions": best, "hints": moves})
+
+    @app.get(
+        "/api/games/{game_id}/past/{version}",
+        response_model=PastView,
+        responses=ERRORS,
+        summary="A finished game's public view after that many accepted actions (for replays)",
+    )
+    async def past_view(game_id: str, version: int, request: Request) -> Any:
+        tables = tables_of(request)
+        room = await tables.get(game_id)
+        return JSONResponse(await tables.past_view(room, version))
 
     @app.get(
         "/api/lobby",

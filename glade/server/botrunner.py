@@ -22,6 +22,16 @@ def choose_actions(
     return [action.to_json() for action in bot.choose(state, seat, Budget(seconds=seconds))]
 
 
+def hint_moves(
+    state_json: dict[str, Any], seat: int, seconds: float, seed: int
+) -> list[dict[str, Any]]:
+    """The search bot's ranked moves for ``seat`` (runs in a worker process)."""
+    from glade.bots.hint import hint
+
+    state = glade.load_game(state_json)
+    return hint(state, seat, Budget(seconds=seconds), top=3, seed=seed)
+
+
 def _watch(server_pid: int) -> None:
     """End this worker as soon as the server process is gone (even after a SIGKILL)."""
     while True:

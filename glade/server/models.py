@@ -70,6 +70,7 @@ class GameState(BaseModel):
 
     id: str
     game: str
+    options: dict[str, Any]
     version: int
     seat: int | None
     to_act: list[int]
@@ -78,6 +79,28 @@ class GameState(BaseModel):
     legal_actions: list[dict[str, Any]]
     seats: list[SeatInfo]
     result: dict[str, Any] | None = None
+
+
+class HintMove(BaseModel):
+    actions: list[dict[str, Any]] = Field(description="the move, as actions to play in order")
+    score: float | None = Field(description="expected final score after it (None: not searched)")
+    win: float | None = Field(description="estimated probability of winning (None in solo)")
+
+
+class Hints(BaseModel):
+    """The search bot's best moves for the asking seat, best first."""
+
+    version: int
+    actions: list[dict[str, Any]] = Field(description="the best move (the first of ``hints``)")
+    hints: list[HintMove]
+
+
+class PastView(BaseModel):
+    """A finished game's public view as it was after ``version`` accepted actions."""
+
+    version: int
+    to_act: list[int]
+    view: dict[str, Any]
 
 
 class PostAction(Strict):

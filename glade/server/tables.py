@@ -26,7 +26,7 @@ import glade
 from glade.bots import make_bot
 from glade.core import Action, BadInput, Game, IllegalAction
 
-from .botrunner import choose_actions, make_pool
+from .botrunner import choose_actions, hint_moves, make_pool
 from .config import Settings
 from .storage import Statement, Storage, StorageError, StoredGame
 
@@ -160,6 +160,7 @@ class Room:
         return {
             "id": self.id,
             "game": self.game,
+            "options": self.options,
             "version": self.version,
             "seat": seat,
             "to_act": list(state.to_act),
@@ -453,6 +454,43 @@ class Tables:
             {"version": int(v), "seat": int(s), "action": json.loads(a), "at": float(t)}
             for v, s, a, t in rows
         ]
+
+    # ------------------------------------------------------------------ hints and the past
+    async def hint(self, room: Room, seat: int) -> tuple[int, list[dict[str, Any]]]:
+        """The search bot's best moves for ``seat`` now, computed in the bot worker pool."""
+        async with room.lock:
+            if room.over:
+                raise ApiError(409, "the game is over: there is nothing left to suggest")
+            if seat not in room.state.to_act:
+                raise ApiError(409, "it is not your turn, so there is nothing to suggest yet")
+            snapshot = room.state.to_json()
+            version = room.version
+        seconds = min(self.settings.bot_seconds, 2.0)
+        loop = asyncio.get_running_loop()
+        moves: list[dict[str, Any]] = await asyncio.wait_for(
+            loop.run_in_executor(
+                self._bot_pool(), hint_moves, snapshot, seat, seconds, secrets.randbelow(2**63)
+            ),
+            timeout=10 + 10 * seconds,
+        )
+        return version, moves
+
+    async def past_view(self, room: Room, at: int) -> dict[str, Any]:
+        """A finished game's public view after its first ``at`` accepted actions."""
+        if not room.over:
+            raise ApiError(403, "past positions are shown once the game is over")
+        if not 0 <= at <= room.version:
+            raise ApiError(422, f"the version must be a whole number from 0 to {room.version}")
+        history = await self.history(room)
+
+        def rebuild() -> dict[str, Any]:
+            state = glade.new_game(room.game, seed=room.seed, **room.options)
+            for entry in history[:at]:
+                state.apply(entry["seat"], entry["action"])
+            return {"version": at, "to_act": list(state.to_act), "view": state.view(None)}
+
+        found: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(None, rebuild)
+        return found
 
     # ------------------------------------------------------------------ acting
     async def act(

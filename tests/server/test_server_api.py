@@ -30,6 +30,17 @@ from glade.server import create_app
 __all__ = ["client", "db_url", "pg_url"]  # fixtures used by name
 
 
+def until_bots_rest(c: TestClient, game_id: str, bots: set[int], seconds: float = 20.0) -> None:
+    """Wait until no bot seat may act (the game is over or only humans are to move)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        state = c.get(f"/api/games/{game_id}").json()
+        if state["over"] or not set(state["to_act"]) & bots:
+            return
+        time.sleep(0.01)
+    raise AssertionError("the bot seats never finished their moves")
+
+
 def engine_state(c: TestClient, game_id: str) -> glade.Game:
     return c.app.state.tables.rooms[game_id].state  # type: ignore[attr-defined,no-any-return]
 
@@ -324,6 +335,7 @@ def test_lobby_lists_open_seats_and_join_claims_them(client: TestClient) -> None
 def test_bot_seats_play_by_themselves(client: TestClient, game: str) -> None:
     game_id, tokens = new_table(client, game, humans=1, bots=("random",))
     play_random(client, game_id, [tokens[0], None], random.Random(5), max_actions=40)
+    until_bots_rest(client, game_id, {1})  # a bot still moving would change the state under us
     log = client.get(f"/api/games/{game_id}/log").json()
     assert {h["seat"] for h in log["history"]} == {0, 1}
     room = client.app.state.tables.rooms[game_id]  # type: ignore[attr-defined]

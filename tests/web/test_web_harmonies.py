@@ -193,3 +193,25 @@ def test_two_players_online_see_each_other_live(server: Server, browser: Browser
     ctx_s.close()
     ctx_a.close()
     ctx_b.close()
+
+
+def test_hint_button_marks_the_suggested_move(server: Server, browser: Browser) -> None:
+    context, page, watch = new_page(browser)
+    create_from_lobby(page, server.url, "harmonies", ["human"], names={0: "Ana"})
+    page.wait_for_selector("[data-testid=table]")
+    gid = game_id(page)
+    button = page.locator("button[data-hint]")
+    expect(button).to_be_visible()
+    state = httpx.get(f"{server.url}/api/games/{gid}").json()
+    button.click()
+    expect(button).to_have_class("on")
+    toast = page.locator(".toast").last
+    expect(toast).to_be_visible()
+    # the suggestion starts with taking one of the central spaces, as the page says in words
+    assert toast.inner_text().strip()
+    # the page's own state did not move: a hint plays nothing
+    assert httpx.get(f"{server.url}/api/games/{gid}").json()["version"] == state["version"]
+    hinted = page.locator(".mine .cell.hinted")
+    expect(hinted.first).to_be_visible()
+    shot(page, "harmonies-hint.png")
+    context.close()
