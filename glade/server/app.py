@@ -350,15 +350,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"version": version, "actions": best, "hints": moves})
 
     @app.get(
-        "/api/games/{game_id}/past/{version}",
+        "/api/games/{game_id}/past/{move}",
         response_model=PastView,
         responses=ERRORS,
-        summary="A finished game's public view after that many accepted actions (for replays)",
+        summary="A finished game's public view after its first `move` logged moves (replays)",
     )
-    async def past_view(game_id: str, version: int, request: Request) -> Any:
+    async def past_view(game_id: str, move: int, request: Request) -> Any:
         tables = tables_of(request)
         room = await tables.get(game_id)
-        return JSONResponse(await tables.past_view(room, version))
+        return JSONResponse(await tables.past_view(room, move))
 
     @app.get(
         "/api/lobby",

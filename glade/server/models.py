@@ -96,9 +96,9 @@ class Hints(BaseModel):
 
 
 class PastView(BaseModel):
-    """A finished game's public view as it was after ``version`` accepted actions."""
+    """A finished game's public view after its first ``move`` logged moves."""
 
-    version: int
+    move: int
     to_act: list[int]
     view: dict[str, Any]
 

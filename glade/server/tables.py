@@ -475,19 +475,22 @@ class Tables:
         )
         return version, moves
 
-    async def past_view(self, room: Room, at: int) -> dict[str, Any]:
-        """A finished game's public view after its first ``at`` accepted actions."""
+    async def past_view(self, room: Room, move: int) -> dict[str, Any]:
+        """A finished game's public view after the first ``move`` moves of its public log.
+
+        Moves are counted as in ``GET …/log`` ``moves`` (undone actions are not moves), so a
+        replay page steps through exactly what the log lists.
+        """
         if not room.over:
             raise ApiError(403, "past positions are shown once the game is over")
-        if not 0 <= at <= room.version:
-            raise ApiError(422, f"the version must be a whole number from 0 to {room.version}")
-        history = await self.history(room)
+        state = room.state
+        if not 0 <= move <= len(state.log):
+            raise ApiError(422, f"the move must be a whole number from 0 to {len(state.log)}")
+        entries = list(state.log[:move])
 
         def rebuild() -> dict[str, Any]:
-            state = glade.new_game(room.game, seed=room.seed, **room.options)
-            for entry in history[:at]:
-                state.apply(entry["seat"], entry["action"])
-            return {"version": at, "to_act": list(state.to_act), "view": state.view(None)}
+            past = type(state).replay(state.seed, state.options, entries)
+            return {"move": move, "to_act": list(past.to_act), "view": past.view(None)}
 
         found: dict[str, Any] = await asyncio.get_running_loop().run_in_executor(None, rebuild)
         return found

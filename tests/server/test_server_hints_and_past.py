@@ -44,16 +44,17 @@ def test_past_positions_only_after_the_end_and_they_replay_the_game(client: Test
     play_random(client, game_id, tokens, random.Random(3))
     log = client.get(f"/api/games/{game_id}/log").json()
     final = client.get(f"/api/games/{game_id}").json()
+    moves = len(log["moves"])
     start = client.get(f"/api/games/{game_id}/past/0").json()
     assert start["view"] == log["initial_view"]
-    end = client.get(f"/api/games/{game_id}/past/{final['version']}").json()
+    end = client.get(f"/api/games/{game_id}/past/{moves}").json()
     assert end["view"] == final["view"] and end["to_act"] == []
     middle = client.get(f"/api/games/{game_id}/past/7").json()
     game = glade.new_game("harmonies", seed=log["seed"], **log["options"])
-    for entry in log["history"][:7]:
+    for entry in log["moves"][:7]:
         game.apply(entry["seat"], entry["action"])
-    assert middle["view"] == game.view(None)
-    for bad in (-1, final["version"] + 1):
+    assert middle["move"] == 7 and middle["view"] == game.view(None)
+    for bad in (-1, moves + 1):
         r = client.get(f"/api/games/{game_id}/past/{bad}")
         assert r.status_code == 422, r.text
 
@@ -61,6 +62,6 @@ def test_past_positions_only_after_the_end_and_they_replay_the_game(client: Test
 @pytest.mark.parametrize("game", ["harmonies", "living-forest"])
 def test_openapi_describes_the_new_routes(client: TestClient, game: str) -> None:  # noqa: F811
     paths = client.get("/openapi.json").json()["paths"]
-    assert "/api/games/{game_id}/hint" in paths and "/api/games/{game_id}/past/{version}" in paths
+    assert "/api/games/{game_id}/hint" in paths and "/api/games/{game_id}/past/{move}" in paths
     game_id, _ = new_table(client, game, humans=2)
     assert client.get(f"/api/games/{game_id}").json()["options"]["players"] == 2

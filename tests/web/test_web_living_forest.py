@@ -77,5 +77,12 @@ def test_living_forest_against_a_bot_by_clicks(server: Server, browser: Browser)
     expect(page.locator("[data-testid=replay] .end-inline")).to_be_visible()
     page.click("[data-testid=replay-prev]")
     expect(page.locator("[data-testid=replay-move]")).to_contain_text(f"{moves - 1}.")
+    # a mid-game position is drawn from the server's past view: forests and the circle
+    slider = page.locator("[data-testid=replay-slider]")
+    slider.fill(str(moves // 2))
+    expect(page.locator("[data-testid=replay-count]")).to_have_text(f"{moves // 2} / {moves}")
+    expect(page.locator("[data-testid=replay] .forest").first).to_be_visible()
+    expect(page.locator("[data-testid=replay] svg.ring")).to_be_visible()
+    shot(page, "living-forest-replay.png", full_page=False)
     assert watch.errors == []
     context.close()

@@ -91,7 +91,7 @@ def new_page(
 ) -> tuple[BrowserContext, Page, Watch]:
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(30000)
     return context, page, Watch(page)
 
 
@@ -106,7 +106,7 @@ def version(page: Page) -> int:
     return int(page.get_attribute("[data-testid=table]", "data-version") or -1)
 
 
-def wait_version_above(page: Page, old: int, timeout: float = 15000) -> int:
+def wait_version_above(page: Page, old: int, timeout: float = 45000) -> int:
     """Wait until the table shows a later version (or is covered to be handed to the next player)."""
     page.wait_for_function(
         "v => { if (document.querySelector('[data-testid=handoff]')) return true;"

@@ -39,6 +39,7 @@ export const api = {
   act: (id, token, action, version) =>
     call("POST", `/api/games/${encodeURIComponent(id)}/actions`, { token, body: { action, version } }),
   log: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/log`),
+  past: (id, move) => call("GET", `/api/games/${encodeURIComponent(id)}/past/${Number(move)}`),
   hint: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/hint`, { token }),
   openGames: () => call("GET", "/api/lobby"),
   // Without a token: take any open human seat. With the invite token of an unnamed seat: name it.

@@ -48,6 +48,21 @@ export async function showReplay(root, id) {
     </div>`;
   }
 
+  // Positions the page cannot rebuild by itself (Living Forest) come from the server, once each.
+  let showing = 0;
+  async function show() {
+    const wanted = step;
+    const ticket = ++showing;
+    if (views[wanted] === null && (final.over || final.view.over)) {
+      try {
+        views[wanted] = (await api.past(id, wanted)).view;
+      } catch (err) {
+        views[wanted] = undefined;
+      }
+    }
+    if (ticket === showing) render();
+  }
+
   function go(where) {
     if (where === "first") step = 0;
     else if (where === "prev") step = Math.max(0, step - 1);
@@ -64,11 +79,11 @@ export async function showReplay(root, id) {
             clearInterval(timer);
             timer = null;
           } else step += 1;
-          render();
+          show();
         }, 700);
       }
     }
-    render();
+    show();
   }
 
   function onClick(ev) {
@@ -78,8 +93,7 @@ export async function showReplay(root, id) {
   function onInput(ev) {
     if (ev.target.matches("[data-testid=replay-slider]")) {
       step = Number(ev.target.value);
-      render();
-      root.querySelector("[data-testid=replay-slider]").focus();
+      show().then(() => root.querySelector("[data-testid=replay-slider]").focus());
     }
   }
   function onKey(ev) {
