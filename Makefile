@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
 
-.PHONY: run test lint types unit bench clean
+.PHONY: run test lint types unit bench clean serve browser
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/glade play harmonies --seats you,greedy
+	$(VENV)/bin/glade serve
 
 lint: $(STAMP)
 	$(PY) -m ruff check glade tests benchmarks
@@ -24,8 +24,21 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(PY) -m mypy
 
-unit: $(STAMP)
-	$(PY) -m pytest
+# The browser tests drive Debian's chromium through Playwright (never `playwright install`); a CJK
+# font makes the Korean and Chinese pages readable in their screenshots.
+browser:
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list :lang=ko 2>/dev/null | grep -q .; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null; \
+	fi
+
+# The server's storage tests also run against a real PostgreSQL on loopback: tests/server/pg.sh
+# installs (apt) and starts it idempotently and prints its URL; the tests fail if it is unreachable.
+unit: $(STAMP) browser
+	@GLADE_TEST_PG="$$(bash tests/server/pg.sh start)" || exit 1; export GLADE_TEST_PG; \
+	status=0; $(PY) -m pytest || status=$$?; bash tests/server/pg.sh stop; exit $$status
+
+serve: $(STAMP)
+	$(PY) -m glade.server
 
 test: lint types unit
 

@@ -7,6 +7,9 @@ RNG, never on the true order.
 
 Harmonies hides the pouch order (its multiset is public), the animal draw pile's order (its
 contents are the animals seen nowhere else) and the face-down spirit offers of the other seats.
+Living Forest hides the order of every spirit's draw stack and of the three animal stacks (their
+contents follow from public information) and the future shuffles of discard piles, which the
+engine derives from the game's seed: the sample gets a seed of its own.
 """
 
 from __future__ import annotations
@@ -17,11 +20,13 @@ from collections.abc import Callable
 from glade.core import BadInput, Game
 from glade.harmonies.data import SPIRITS
 from glade.harmonies.game import HarmoniesGame
+from glade.living_forest.game import LivingForestGame
 
 
 def determinize_harmonies(state: HarmoniesGame, seat: int, rng: random.Random) -> HarmoniesGame:
     """A copy of ``state`` with the pouch, draw pile and other seats' spirit offers re-dealt."""
     g = state.copy()
+    g.seed = rng.getrandbits(63)
     pouch = sorted(g.pouch)
     rng.shuffle(pouch)
     g.pouch = pouch
@@ -42,6 +47,42 @@ def determinize_harmonies(state: HarmoniesGame, seat: int, rng: random.Random) -
     return g
 
 
+def known_on_top(state: LivingForestGame) -> list[int]:
+    """Per spirit: how many cards on top of its draw stack everyone knows (attracted animals,
+    put there in view of all and not drawn since)."""
+    table = state.action_table()
+    known = [0] * state.num_players
+    for seat, code, _ in state.log:
+        kind = table[code].type
+        if kind == "pick_card":
+            known[seat] += 1
+        elif kind == "draw" and known[seat]:
+            known[seat] -= 1
+    return known
+
+
+def determinize_living_forest(
+    state: LivingForestGame, seat: int, rng: random.Random
+) -> LivingForestGame:
+    """A copy of ``state`` with draw stacks, animal stacks and future shuffles re-dealt.
+
+    Animals attracted since a spirit last drew lie, known to all, on top of its stack: that
+    top part keeps its public order, only the rest is re-dealt.
+    """
+    g = state.copy()
+    g.seed = rng.getrandbits(63)
+    known = known_on_top(state)
+    for s, pile in enumerate(g.decks):
+        top = min(known[s], len(pile))
+        hidden = sorted(pile[: len(pile) - top])
+        rng.shuffle(hidden)
+        pile[: len(pile) - top] = hidden
+    for stack in g.stacks:
+        stack.sort()
+        rng.shuffle(stack)
+    return g
+
+
 Determinizer = Callable[[Game, int, random.Random], Game]
 
 
@@ -50,7 +91,15 @@ def _harmonies(state: Game, seat: int, rng: random.Random) -> Game:
     return determinize_harmonies(state, seat, rng)
 
 
-DETERMINIZERS: dict[str, Determinizer] = {"harmonies": _harmonies}
+def _living_forest(state: Game, seat: int, rng: random.Random) -> Game:
+    assert isinstance(state, LivingForestGame)
+    return determinize_living_forest(state, seat, rng)
+
+
+DETERMINIZERS: dict[str, Determinizer] = {
+    "harmonies": _harmonies,
+    "living-forest": _living_forest,
+}
 
 
 def determinize(state: Game, seat: int, rng: random.Random) -> Game:
@@ -61,4 +110,10 @@ def determinize(state: Game, seat: int, rng: random.Random) -> Game:
     return found(state, seat, rng)
 
 
-__all__ = ["DETERMINIZERS", "determinize", "determinize_harmonies"]
+__all__ = [
+    "DETERMINIZERS",
+    "determinize",
+    "determinize_harmonies",
+    "determinize_living_forest",
+    "known_on_top",
+]

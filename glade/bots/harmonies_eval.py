@@ -189,70 +189,78 @@ def board_score(game: HarmoniesGame, board: Board) -> int:
     return score
 
 
-def need_masks(board: Board) -> list[list[int]]:
-    """need[class][cost] = cells that reach ``class`` with exactly ``cost`` more tokens."""
+def need_masks(board: Board) -> list[tuple[int, int, int]]:
+    """Per class: (cells that reach it at all, cost bit 0, cost bit 1) as masks, where the cost
+    is the number of tokens (0-3) still to place on a cell to give it that class."""
     masks = board.masks
     free = ~board.cubes
     out = []
     for k in range(NCLASS):
-        row = []
+        reach = REACH[k]
+        r = [0, 0, 0, 0]
         for c in range(MAX_COST + 1):
             m = 0
-            for s in REACH[k][c]:
+            for s in reach[c]:
                 m |= masks[s]
-            row.append(m if c == 0 else m & free)
-        out.append(row)
+            r[c] = m if c == 0 else m & free
+        out.append((r[0] | r[1] | r[2] | r[3], r[1] | r[3], r[2] | r[3]))
     return out
 
 
 def habitat_distance(
-    card: int, rotations: tuple[tuple[tuple[int, int], ...], ...], need: list[list[int]], cubes: int
+    card: int,
+    rotations: tuple[tuple[tuple[int, int], ...], ...],
+    need: list[tuple[int, int, int]],
+    cubes: int,
 ) -> int:
-    """Fewest tokens still needed to complete ``card``'s habitat somewhere (INF: nowhere)."""
-    kc = CARDS[card].cube_class
-    row = need[kc]
+    """Fewest tokens still needed to complete ``card``'s habitat somewhere (INF: nowhere).
+
+    Costs of every anchor position are summed at once in four bit planes.
+    """
+    anyk, x0k, x1k = need[CARDS[card].cube_class]
+    start = anyk & ~cubes
+    if not start:
+        return INF
     best = INF
     for rot in rotations:
-        feasible = (row[0] | row[1] | row[2] | row[3]) & ~cubes
-        if not feasible:
-            return INF
-        p0 = (row[1] | row[3]) & feasible
-        p1 = (row[2] | row[3]) & feasible
+        feasible = start
+        p0 = x0k & feasible
+        p1 = x1k & feasible
         p2 = p3 = 0
         for delta, k in rot:
-            r = need[k]
+            a, x0, x1 = need[k]
             if delta >= 0:
-                a0, a1, a2, a3 = r[0] >> delta, r[1] >> delta, r[2] >> delta, r[3] >> delta
+                feasible &= a >> delta
+                x0 >>= delta
+                x1 >>= delta
             else:
-                d = -delta
-                a0, a1, a2, a3 = r[0] << d, r[1] << d, r[2] << d, r[3] << d
-            feasible &= a0 | a1 | a2 | a3
+                feasible &= a << -delta
+                x0 <<= -delta
+                x1 <<= -delta
             if not feasible:
                 break
-            x0 = a1 | a3
-            x1 = a2 | a3
             # ripple-add the 2-bit number (x1 x0) into the planes p0..p3
             c = p0 & x0
             p0 ^= x0
             s1 = p1 ^ x1
             c1 = (p1 & x1) | (s1 & c)
             p1 = s1 ^ c
-            c2 = p2 & c1
+            p3 |= p2 & c1
             p2 ^= c1
-            p3 |= c2
         if not feasible:
             continue
-        for v in range(min(best, 16)):
-            m = feasible
-            m &= p0 if v & 1 else ~p0
-            m &= p1 if v & 2 else ~p1
-            m &= p2 if v & 4 else ~p2
-            m &= p3 if v & 8 else ~p3
-            if m:
-                best = v
-                break
-        if best == 0:
-            return 0
+        # the smallest 4-bit cost among feasible positions, highest bit first
+        v = 0
+        for bit, plane in ((8, p3), (4, p2), (2, p1), (1, p0)):
+            low = feasible & ~plane
+            if low:
+                feasible = low
+            else:
+                v |= bit
+        if v < best:
+            best = v
+            if best == 0:
+                return 0
     return best
 
 
@@ -273,7 +281,7 @@ class Weights:
     decay = 0.72  # value kept per missing token of a habitat
     per_turn = 1.6  # useful tokens a player places toward one habitat per turn, roughly
     potential = 1.0
-    later_cubes = 0.35  # share of the cubes after the next one counted as progress
+    later_cubes = 0.0  # share of the cubes after the next one counted as progress
 
 
 def turns_left(game: HarmoniesGame, board: Board) -> float:
@@ -286,7 +294,7 @@ def turns_left(game: HarmoniesGame, board: Board) -> float:
 def card_progress(
     card: int,
     placed: int,
-    need: list[list[int]],
+    need: list[tuple[int, int, int]],
     cubes: int,
     left: float,
     rotations: tuple[tuple[tuple[int, int], ...], ...],

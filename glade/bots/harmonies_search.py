@@ -10,28 +10,37 @@ from glade.harmonies.game import HarmoniesGame
 
 from .harmonies_eval import evaluate, turns_left
 from .harmonies_greedy import turn_candidates
-from .mcts import Move, outcome_values
+from .mcts import Move, Outcome, outcome_values
 
 ROOT_MOVES = 12  # whole-turn candidates searched at the root
 INNER_MOVES = 5  # candidates at deeper nodes (one per central space)
 
 
-def leaf_values(game: HarmoniesGame) -> list[float]:
-    """Each seat's value of an unfinished game from the hand-written evaluation."""
-    evals = [evaluate(game, b, turns_left(game, b)) for b in game.boards]
+def leaf_values(game: HarmoniesGame) -> Outcome:
+    """Each seat's value of an unfinished game from the hand-written evaluation, and its final
+    score projected at the pace it has kept so far."""
+    evals = []
+    projected = []
+    for s, b in enumerate(game.boards):
+        left = turns_left(game, b)
+        e = evaluate(game, b, left)
+        played = max(1, (game.turn + game.players - 1 - s) // game.players)
+        evals.append(e)
+        projected.append(e + left * e / played)
     if len(evals) == 1:
-        return [min(1.0, evals[0] / 150)]
+        return [min(1.0, projected[0] / 150)], projected
     out = []
     for s, e in enumerate(evals):
         best_other = max(evals[o] for o in range(len(evals)) if o != s)
         out.append(1 / (1 + math.exp(-(e - best_other) / 10)))
-    return out
+    return out, projected
 
 
 class HarmoniesAdapter:
     """Moves are whole turns; play-outs use a light greedy for a couple of rounds."""
 
     tree_depth = 1
+    root_halving = True
 
     def __init__(self) -> None:
         self.rng = random.Random(0)  # tie-breaks only
@@ -60,7 +69,7 @@ class HarmoniesAdapter:
             out = [(c,) for c in state.legal_action_ids(seat)]
         return out
 
-    def rollout(self, state: Game, seat: int, rng: random.Random) -> list[float]:
+    def rollout(self, state: Game, seat: int, rng: random.Random) -> Outcome:
         assert isinstance(state, HarmoniesGame)
         horizon = 2 * state.players - 1
         for _ in range(horizon):

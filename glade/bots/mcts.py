@@ -25,6 +25,8 @@ from . import Budget
 from .determinize import determinize
 
 Move = tuple[int, ...]
+Ranked = tuple[Move, float, float, int]  # move, mean value, mean projected score, visits
+Outcome = tuple[list[float], list[float]]  # (value per seat in [0, 1], projected score per seat)
 
 LEVELS: dict[str, int] = {"easy": 10, "normal": 40, "hard": 150}
 UCB_C = 0.7
@@ -39,8 +41,9 @@ class Adapter(Protocol):
         """Candidate moves of ``seat`` now, most promising first."""
         ...
 
-    def rollout(self, state: Game, seat: int, rng: random.Random) -> list[float]:
-        """Play on from ``state`` with a fast policy; each seat's value in [0, 1]."""
+    def rollout(self, state: Game, seat: int, rng: random.Random) -> Outcome:
+        """Play on from ``state`` with a fast policy: each seat's value in [0, 1] and its
+        projected final score."""
         ...
 
 
@@ -53,30 +56,34 @@ class GenericAdapter:
     def moves(self, state: Game, seat: int, root: bool) -> list[Move]:
         return [(c,) for c in state.legal_action_ids(seat)]
 
-    def rollout(self, state: Game, seat: int, rng: random.Random) -> list[float]:
+    def rollout(self, state: Game, seat: int, rng: random.Random) -> Outcome:
         for _ in range(self.max_rollout):
             if state.is_over:
                 break
             mover = state.to_act[0]
             state.apply_action_id(mover, rng.choice(state.legal_action_ids(mover)), checked=True)
+        if not state.is_over:  # no end in sight: call it even
+            n = state.num_players
+            return [1.0 / n] * n, [0.0] * n
         return outcome_values(state)
 
 
-def outcome_values(state: Game) -> list[float]:
-    """1 for a sole winner, shared for ties, 0 otherwise, nudged by the score margin."""
+def outcome_values(state: Game) -> Outcome:
+    """Values: 1 for a sole winner, shared for ties, 0 otherwise, nudged by the score margin;
+    scores: the final scores."""
     result = state.result()
-    scores = result["scores"]
+    scores = [float(x) for x in result["scores"]]
     winners = result["winners"]
     n = len(scores)
     if n == 1:
-        return [min(1.0, scores[0] / 150)]
+        return [min(1.0, scores[0] / 150)], scores
     out = []
     for s in range(n):
         base = (1.0 / len(winners)) if s in winners else 0.0
         best_other = max(scores[o] for o in range(n) if o != s)
         margin = math.tanh((scores[s] - best_other) / 30)
         out.append(0.9 * base + 0.05 * (1 + margin))
-    return out
+    return out, scores
 
 
 def adapter_for(game: Game) -> Adapter:
@@ -84,19 +91,23 @@ def adapter_for(game: Game) -> Adapter:
         from .harmonies_search import HarmoniesAdapter
 
         return HarmoniesAdapter()
+    if game.game_name == "living-forest":
+        from .living_forest_search import LivingForestAdapter
+
+        return LivingForestAdapter()
     return GenericAdapter()
 
 
 class Node:
-    __slots__ = ("children", "visits", "avail", "total", "seat", "prior")
+    __slots__ = ("children", "visits", "avail", "total", "score", "seat")
 
-    def __init__(self, seat: int, prior: float = 0.0) -> None:
+    def __init__(self, seat: int) -> None:
         self.children: dict[Move, Node] = {}
         self.visits = 0
         self.avail = 0
         self.total = 0.0  # sum of values for ``seat``, the seat that made the move into this node
+        self.score = 0.0  # sum of ``seat``'s projected final scores
         self.seat = seat
-        self.prior = prior
 
 
 class MCTSBot:
@@ -123,10 +134,8 @@ class MCTSBot:
         ranked = self.search(state, seat, budget)
         return [table[c] for c in ranked[0][0]]
 
-    def search(
-        self, state: Game, seat: int, budget: Budget | None = None
-    ) -> list[tuple[Move, float, int]]:
-        """Root moves ranked by visits: (move, mean value for ``seat``, visits)."""
+    def search(self, state: Game, seat: int, budget: Budget | None = None) -> list[Ranked]:
+        """Root moves ranked by visits: (move, mean value, mean projected score, visits)."""
         if state.is_over or seat not in state.to_act:
             raise BadInput(f"seat {seat} has no move to make")
         adapter = self.adapter or adapter_for(state)
@@ -135,36 +144,120 @@ class MCTSBot:
         iterations = budget.iterations
         if seconds is None and iterations is None:
             iterations = LEVELS[self.level]
+        start = time.perf_counter()
         root = self._reuse(state)
         root_moves = adapter.moves(state, seat, True)
         if not root_moves:
             raise BadInput(f"seat {seat} has no move to make")
         if len(root_moves) == 1:
             self.root = None
-            return [(root_moves[0], 0.5, 0)]
-        start = time.perf_counter()
-        done = 0
-        while True:
-            if iterations is not None and done >= iterations:
-                break
-            if seconds is not None and time.perf_counter() - start >= seconds and done > 0:
-                break
-            self._iterate(state, seat, root, root_moves, adapter)
-            done += 1
+            return [(root_moves[0], float("nan"), float("nan"), 0)]
+        if getattr(adapter, "root_halving", False):
+            done, order = self._halving(
+                state, seat, root, root_moves, adapter, iterations, seconds, start
+            )
+        else:
+            done, order = 0, {}
+            while True:
+                if iterations is not None and done >= iterations:
+                    break
+                if seconds is not None and time.perf_counter() - start >= seconds and done > 0:
+                    break
+                self._iterate(state, seat, root, root_moves, adapter)
+                done += 1
         self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start}
         ranked = []
         for move in root_moves:
             child = root.children.get(move)
             if child is None or child.visits == 0:
                 continue
-            ranked.append((move, child.total / child.visits, child.visits))
-        ranked.sort(key=lambda item: (-item[2], -item[1]))
+            v = child.visits
+            ranked.append((move, child.total / v, child.score / v, v))
+        if order:  # sequential halving: the rounds a move survived, then its mean value
+            ranked.sort(key=lambda item: (-order[item[0]], -item[1]))
+        else:
+            ranked.sort(key=lambda item: (-item[3], -item[1]))
         if not ranked:
-            ranked = [(root_moves[0], 0.5, 0)]
+            ranked = [(root_moves[0], float("nan"), float("nan"), 0)]
+        margin = getattr(adapter, "anchor_margin", None)
+        if margin is not None and len(ranked) > 1:
+            # the adapter's first root move is its policy's choice: keep it unless the search
+            # found a move clearly better on average
+            anchor = next((r for r in ranked if r[0] == root_moves[0]), None)
+            if anchor is not None and ranked[0][1] - anchor[1] < margin:
+                ranked.remove(anchor)
+                ranked.insert(0, anchor)
         self.root = root
         self.root_log = len(state.log)
         self.root_key = (state.seed, state.game_name)
         return ranked
+
+    # ------------------------------------------------------------------ root by halving
+    def _halving(
+        self,
+        state: Game,
+        seat: int,
+        root: Node,
+        moves: list[Move],
+        adapter: Adapter,
+        iterations: int | None,
+        seconds: float | None,
+        start: float,
+    ) -> tuple[int, dict[Move, int]]:
+        """Sequential halving over the root moves with common random numbers.
+
+        Each batch samples one determinization and one play-out seed and plays every surviving
+        move from it, so moves are compared on the same hidden order and the same replies; after
+        each round the better half survives. With an iteration budget smaller than twice the
+        number of moves only the first (most promising) moves enter. Returns simulations run and
+        rounds survived per move.
+        """
+        survivors = list(moves)
+        if iterations is not None:
+            survivors = survivors[: max(2, iterations // 2)]
+        deadline = None if seconds is None else start + seconds
+        rounds = max(1, math.ceil(math.log2(len(survivors))))
+        order = {m: 0 for m in moves}
+        done = 0
+        for r in range(rounds):
+            if len(survivors) == 1 or (iterations is not None and done >= iterations):
+                break
+            if r > 0 and deadline is not None and time.perf_counter() >= deadline:
+                break
+            if iterations is not None:
+                batches = max(1, (iterations - done) // ((rounds - r) * len(survivors)))
+            else:
+                batches = 1 << 30
+            round_end = None if seconds is None else start + seconds * (r + 1) / rounds
+            for b in range(batches):
+                if b > 0 and round_end is not None and time.perf_counter() >= round_end:
+                    break
+                sample = determinize(state, seat, self.rng)
+                play_seed = self.rng.getrandbits(64)
+                for move in survivors:
+                    if done and deadline is not None and time.perf_counter() >= deadline:
+                        break
+                    game = sample.copy()
+                    self._play(game, seat, move)
+                    rng = random.Random(play_seed)
+                    values, scores = (
+                        outcome_values(game) if game.is_over else adapter.rollout(game, seat, rng)
+                    )
+                    child = root.children.get(move)
+                    if child is None:
+                        child = root.children[move] = Node(seat)
+                    child.visits += 1
+                    child.avail += 1
+                    child.total += values[seat]
+                    child.score += scores[seat]
+                    root.visits += 1
+                    done += 1
+            survivors = [m for m in survivors if m in root.children]
+            survivors.sort(key=lambda m: -root.children[m].total / root.children[m].visits)
+            survivors = survivors[: max(1, (len(survivors) + 1) // 2)]
+            for m in survivors:
+                order[m] = r + 1
+        return done, order
 
     # ------------------------------------------------------------------ tree reuse
     def _reuse(self, state: Game) -> Node:
@@ -234,11 +327,12 @@ class MCTSBot:
             self._play(game, mover, best)
             path.append(node)
             depth += 1
-        values = outcome_values(game) if game.is_over else adapter.rollout(game, seat, rng)
+        values, scores = outcome_values(game) if game.is_over else adapter.rollout(game, seat, rng)
         for n in path:
             n.visits += 1
             if n is not root:
                 n.total += values[n.seat]
+                n.score += scores[n.seat]
 
     @staticmethod
     def _play(game: Game, seat: int, move: Move) -> None:
@@ -246,4 +340,14 @@ class MCTSBot:
             game.apply_action_id(seat, code, checked=True)
 
 
-__all__ = ["Adapter", "GenericAdapter", "LEVELS", "MCTSBot", "Move", "Node", "outcome_values"]
+__all__ = [
+    "Adapter",
+    "Outcome",
+    "Ranked",
+    "GenericAdapter",
+    "LEVELS",
+    "MCTSBot",
+    "Move",
+    "Node",
+    "outcome_values",
+]

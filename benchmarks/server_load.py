@@ -1,0 +1,287 @@
+"""Load test of ``glade serve``: N live tables of M WebSocket clients playing random legal moves.
+
+    python benchmarks/server_load.py --tables 200 --players 2 --seconds 30
+
+Starts a real server (``python -m glade.server`` on a fresh SQLite file, or ``--db URL``) unless
+``--url`` points at one already running. Each seat holds a WebSocket; the seat to act picks a random
+legal move from its latest push, POSTs it, and the latency is the time from that POST to the push
+of the new version arriving at another seat of the table. Tables wait ``--think`` seconds (random,
+mean) between moves as people do; a finished game is replaced by a new table. The last line printed
+is one JSON object: actions/s, p50/p99 latency in ms, errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import httpx
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class Stats:
+    def __init__(self) -> None:
+        self.latencies: list[float] = []
+        self.actions = 0
+        self.errors: dict[str, int] = {}
+        self.games = 0
+
+    def error(self, what: str) -> None:
+        self.errors[what] = self.errors.get(what, 0) + 1
+
+
+class Seat:
+    """One player's WebSocket: remembers the newest push and when each version arrived."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
+        self.ws = ws
+        self.latest: dict[str, Any] | None = None
+        self.arrived: dict[int, float] = {}
+        self.changed = asyncio.Event()
+
+    async def listen(self, stats: Stats) -> None:
+        try:
+            async for message in self.ws:
+                if message.type != aiohttp.WSMsgType.TEXT:
+                    break
+                push = json.loads(message.data)
+                if "version" not in push:
+                    stats.error("unexpected message")
+                    continue
+                self.arrived[push["version"]] = time.perf_counter()
+                self.latest = push
+                self.changed.set()
+        except Exception as exc:  # noqa: BLE001 - counted, the run goes on
+            stats.error(f"websocket: {type(exc).__name__}")
+
+    async def wait_version(self, version: int, timeout: float) -> float:
+        deadline = time.perf_counter() + timeout
+        while version not in self.arrived:
+            self.changed.clear()
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                raise TimeoutError
+            await asyncio.wait_for(self.changed.wait(), left)
+        return self.arrived[version]
+
+
+async def table(
+    url: str,
+    ws_base: str,
+    args: argparse.Namespace,
+    stats: Stats,
+    stop: float,
+    rng: random.Random,
+) -> None:
+    """Play tables one after another until the time is up (one HTTP connection per table)."""
+    connector = aiohttp.TCPConnector(limit=4)
+    timeout = aiohttp.ClientTimeout(total=30)
+    async with aiohttp.ClientSession(url, connector=connector, timeout=timeout) as http:
+        await _tables(http, ws_base, args, stats, stop, rng)
+
+
+async def _tables(
+    http: aiohttp.ClientSession,
+    ws_base: str,
+    args: argparse.Namespace,
+    stats: Stats,
+    stop: float,
+    rng: random.Random,
+) -> None:
+    while time.perf_counter() < stop:
+        seats_spec = [{"kind": "human", "name": f"p{i}"} for i in range(args.players)]
+        async with http.post("/api/games", json={"game": args.game, "seats": seats_spec}) as r:
+            if r.status != 201:
+                stats.error(f"create {r.status}")
+                await asyncio.sleep(1)
+                continue
+            body = await r.json()
+        game_id = body["id"]
+        tokens = [s["token"] for s in body["seats"]]
+        sockets = [
+            await http.ws_connect(f"/api/games/{game_id}/ws?token={t}", max_msg_size=2**22)
+            for t in tokens
+        ]
+        seats = [Seat(ws) for ws in sockets]
+        listeners = [asyncio.create_task(s.listen(stats)) for s in seats]
+        try:
+            await _play(http, game_id, tokens, seats, args, stats, stop, rng)
+        finally:
+            for ws in sockets:
+                await ws.close()
+            for task in listeners:
+                task.cancel()
+
+
+async def _play(
+    http: aiohttp.ClientSession,
+    game_id: str,
+    tokens: list[str],
+    seats: list[Seat],
+    args: argparse.Namespace,
+    stats: Stats,
+    stop: float,
+    rng: random.Random,
+) -> None:
+    version = 0
+    for s in seats:
+        await s.wait_version(0, 10)
+    while time.perf_counter() < stop:
+        state = seats[0].latest
+        assert state is not None
+        if state["over"]:
+            stats.games += 1
+            return
+        seat = rng.choice(state["to_act"])
+        mine = seats[seat].latest
+        assert mine is not None and mine["version"] == version
+        choices = [a for a in mine["legal_actions"] if a["type"] != "undo"]
+        await asyncio.sleep(rng.expovariate(1 / args.think) if args.think > 0 else 0)
+        sent = time.perf_counter()
+        async with http.post(
+            f"/api/games/{game_id}/actions",
+            json={"action": rng.choice(choices), "version": version},
+            headers={"Authorization": f"Bearer {tokens[seat]}"},
+        ) as r:
+            status = r.status
+            await r.read()
+        if status != 200:
+            stats.error(f"action {status}")
+            return
+        version += 1
+        other = seats[(seat + 1) % len(seats)]
+        try:
+            arrived = await other.wait_version(version, 10)
+            await asyncio.gather(*(s.wait_version(version, 10) for s in seats))
+        except TimeoutError:
+            stats.error("push timeout")
+            return
+        stats.latencies.append(arrived - sent)
+        stats.actions += 1
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(db: str | None) -> tuple[subprocess.Popen[bytes], str, str | None]:
+    port = free_port()
+    folder = None
+    if db is None:
+        folder = tempfile.mkdtemp(prefix="glade-load-")
+        db = f"sqlite:///{folder}/load.sqlite3"
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "glade.server",
+            "--port",
+            str(port),
+            "--db",
+            db,
+            "--messages-per-second",
+            "1000000",
+            "--max-games-per-client",
+            "1000000",
+        ],
+        env=env,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url + "/openapi.json", timeout=1).status_code == 200:
+                return proc, url, folder
+        except httpx.HTTPError:
+            time.sleep(0.1)
+    proc.kill()
+    raise SystemExit("the server did not start")
+
+
+async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
+    stats = Stats()
+    ws_base = url.replace("http", "ws", 1)
+    start = time.perf_counter()
+    stop = start + args.seconds
+    rng = random.Random(args.seed)
+    tasks = [
+        asyncio.create_task(table(url, ws_base, args, stats, stop, random.Random(rng.random())))
+        for _ in range(args.tables)
+    ]
+    results = await asyncio.gather(*tasks, return_exceptions=True)
+    elapsed = time.perf_counter() - start
+    for res in results:
+        if isinstance(res, BaseException):
+            stats.error(f"table: {type(res).__name__}: {res}")
+    lat = sorted(stats.latencies)
+
+    def pct(p: float) -> float:
+        return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else float("nan")
+
+    return {
+        "tables": args.tables,
+        "players": args.players,
+        "game": args.game,
+        "think_s": args.think,
+        "seconds": round(elapsed, 2),
+        "actions": stats.actions,
+        "actions_per_s": round(stats.actions / elapsed, 1),
+        "finished_games": stats.games,
+        "latency_ms_p50": pct(0.50),
+        "latency_ms_p99": pct(0.99),
+        "latency_ms_max": round(1000 * lat[-1], 2) if lat else float("nan"),
+        "latency_ms_mean": round(1000 * statistics.fmean(lat), 2) if lat else float("nan"),
+        "errors": sum(stats.errors.values()),
+        "error_kinds": stats.errors,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--players", type=int, default=2)
+    p.add_argument("--game", default="harmonies")
+    p.add_argument("--seconds", type=float, default=30.0)
+    p.add_argument("--think", type=float, default=0.5, help="mean pause between moves, seconds")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--url", default=None, help="a running server (default: start one)")
+    p.add_argument("--db", default=None, help="database of the started server (default: SQLite)")
+    args = p.parse_args(argv)
+    proc = None
+    url = args.url
+    if url is None:
+        proc, url, _ = start_server(args.db)
+    try:
+        try:
+            import uvloop
+
+            report = uvloop.run(run(args, url))
+        except ImportError:
+            report = asyncio.run(run(args, url))
+    finally:
+        if proc is not None:
+            proc.terminate()
+            proc.wait(15)
+    print(json.dumps(report))
+    return 0 if report["errors"] == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,438 @@
+"""The FastAPI application: the web API under ``/api`` and the browser table at ``/``."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from importlib import resources
+from pathlib import Path
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .config import Settings
+from .models import (
+    Created,
+    CreateGame,
+    Error,
+    GameLog,
+    GameState,
+    Join,
+    Joined,
+    Lobby,
+    PostAction,
+)
+from .storage import Storage
+from .tables import ApiError, Connection, Room, Tables
+
+log = logging.getLogger("glade.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+GAME_DATA = {  # data file served at /data/<name> -> the package that holds it
+    "harmonies-cards.json": "glade.harmonies",
+    "living-forest-cards.json": "glade.living_forest",
+}
+
+ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": Error, "description": text}
+    for code, text in {
+        400: "malformed request",
+        403: "not your seat, not your turn, or a token of no seat",
+        404: "no such game",
+        409: "stale version, or no open seat",
+        413: "request too large",
+        422: "illegal action or invalid input",
+        429: "too many requests or games",
+    }.items()
+}
+
+
+Auth = Annotated[
+    str | None,
+    Header(description="Bearer <seat token>; leave out to watch as a spectator"),
+]
+
+
+def _error(status: int, message: str) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status)
+
+
+class RateLimiter:
+    """A token bucket per client: ``rate`` messages a second, bursts of twice that."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = rate
+        self.burst = max(1.0, 2 * rate)
+        self.buckets: dict[str, tuple[float, float]] = {}
+
+    def allow(self, client: str) -> bool:
+        now = time.monotonic()
+        tokens, last = self.buckets.get(client, (self.burst, now))
+        tokens = min(self.burst, tokens + (now - last) * self.rate)
+        if tokens < 1.0:
+            self.buckets[client] = (tokens, now)
+            return False
+        self.buckets[client] = (tokens - 1.0, now)
+        if len(self.buckets) > 10_000:  # forget idle clients
+            cutoff = now - 60
+            self.buckets = {k: v for k, v in self.buckets.items() if v[1] > cutoff}
+        return True
+
+
+class GuardMiddleware:
+    """Refuses API requests that are too large or too frequent before any route sees them."""
+
+    def __init__(self, app: ASGIApp, settings: Settings, limiter: RateLimiter) -> None:
+        self.app = app
+        self.max_body = settings.max_body_bytes
+        self.limiter = limiter
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
+            await self.app(scope, receive, send)
+            return
+        client = scope["client"][0] if scope.get("client") else "unknown"
+        if not self.limiter.allow(client):
+            await _error(429, "too many requests; slow down")(scope, receive, send)
+            return
+        if scope["method"] in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope["headers"]:
+            if name == b"content-length":
+                try:
+                    declared = int(value)
+                except ValueError:
+                    await _error(400, "the Content-Length header is not a number")(
+                        scope, receive, send
+                    )
+                    return
+                if declared > self.max_body:
+                    await _error(413, f"the request body is over {self.max_body} bytes")(
+                        scope, receive, send
+                    )
+                    return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return
+            chunk = message.get("body", b"")
+            size += len(chunk)
+            if size > self.max_body:
+                await _error(413, f"the request body is over {self.max_body} bytes")(
+                    scope, receive, send
+                )
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+
+def _validation_sentence(exc: RequestValidationError) -> tuple[int, str]:
+    """One plain sentence (and status) for the first problem pydantic found."""
+    errors = exc.errors()
+    if not errors:
+        return 422, "the request is not valid"
+    first = errors[0]
+    kind = first.get("type", "")
+    loc = [str(p) for p in first.get("loc", ()) if p != "body"]
+    where = ".".join(loc)
+    if kind == "json_invalid":
+        return 400, "the request body is not valid JSON"
+    if kind == "extra_forbidden":
+        return 422, f"unknown field {where!r} in the request"
+    if kind == "missing":
+        return (
+            422,
+            f"the request needs the field {where!r}" if where else "the request needs a body",
+        )
+    if not where and kind in ("model_attributes_type", "dict_type"):
+        return 422, "the request body must be a JSON object"
+    message = str(first.get("msg", "is not valid")).rstrip(".")
+    if where:
+        return 422, f"the field {where!r} is not valid: {message[0].lower()}{message[1:]}"
+    return 422, f"the request body is not valid: {message[0].lower()}{message[1:]}"
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ApiError(403, 'the Authorization header must be "Bearer <seat token>"')
+    return token.strip()
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The glade web app; storage opens when the app starts and closes when it stops."""
+    settings = settings or Settings()
+    limiter = RateLimiter(settings.messages_per_second)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        storage = Storage(settings.db, settings.sqlite_synchronous)
+        tables = Tables(settings, storage)
+        app.state.tables = tables
+        resumed = await tables.resume()
+        if resumed:
+            log.info("resumed %d games with bot seats", resumed)
+
+        async def sweep() -> None:
+            while True:
+                await asyncio.sleep(min(60.0, settings.room_idle_seconds))
+                tables.evict_idle(settings.room_idle_seconds)
+
+        sweeper = asyncio.get_running_loop().create_task(sweep())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            await tables.close()
+            storage.close()
+
+    app = FastAPI(
+        title="glade",
+        version="1",
+        summary="Online tables for Harmonies and Living Forest.",
+        lifespan=lifespan,
+    )
+    app.add_middleware(GuardMiddleware, settings=settings, limiter=limiter)
+
+    @app.exception_handler(ApiError)
+    async def api_error(request: Request, exc: ApiError) -> JSONResponse:
+        return _error(exc.status, exc.message)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        status, message = _validation_sentence(exc)
+        return _error(status, message)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        message = exc.detail if isinstance(exc.detail, str) else "the request was refused"
+        if exc.status_code == 404 and message == "Not Found":
+            message = "there is nothing at this address"
+        elif exc.status_code == 400 and "parsing the body" in message:
+            message = "the request body is not valid JSON (or nests or numbers too deep to read)"
+        elif exc.status_code == 405:
+            message = f"{request.method} is not allowed here"
+        return _error(exc.status_code, message)
+
+    def tables_of(request: Request | WebSocket) -> Tables:
+        found: Tables = request.app.state.tables
+        return found
+
+    def base_url(request: Request) -> str:
+        return str(request.base_url).rstrip("/")
+
+    @app.post(
+        "/api/games",
+        status_code=201,
+        response_model=Created,
+        responses=ERRORS,
+        summary="Create a game; each human seat gets a secret token and an invite link",
+    )
+    async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+        tables = tables_of(request)
+        client = request.client.host if request.client else "unknown"
+        seats = [s.model_dump() for s in body.seats]
+        room, tokens = await tables.create(body.game, body.options, seats, client)
+        base = base_url(request)
+        return {
+            "id": room.id,
+            "seats": [
+                {
+                    "seat": i,
+                    "token": token,
+                    "url": None if token is None else f"{base}/?game={room.id}#token={token}",
+                }
+                for i, token in enumerate(tokens)
+            ],
+            "spectate_url": f"{base}/?game={room.id}",
+        }
+
+    @app.get(
+        "/api/games/{game_id}",
+        response_model=GameState,
+        responses=ERRORS,
+        summary="The game as one seat sees it (no token: as a spectator)",
+    )
+    async def get_game(game_id: str, request: Request, authorization: Auth = None) -> Any:
+        room = await tables_of(request).get(game_id)
+        seat = room.seat_of(_bearer(authorization))
+        return Response(room.text(seat), media_type="application/json")
+
+    @app.post(
+        "/api/games/{game_id}/actions",
+        response_model=GameState,
+        responses=ERRORS,
+        summary="Play an action chosen on state `version`; answers the new state",
+    )
+    async def post_action(
+        game_id: str, body: PostAction, request: Request, authorization: Auth = None
+    ) -> Any:
+        tables = tables_of(request)
+        room = await tables.get(game_id)
+        seat = room.seat_of(_bearer(authorization))
+        await tables.act(room, seat, body.action, body.version)
+        return Response(room.text(seat), media_type="application/json")
+
+    @app.get(
+        "/api/games/{game_id}/log",
+        response_model=GameLog,
+        responses=ERRORS,
+        summary="The public record of a game, enough to replay what everyone saw",
+    )
+    async def game_log(game_id: str, request: Request) -> Any:
+        tables = tables_of(request)
+        room = await tables.get(game_id)
+        async with room.lock:
+            history = await tables.history(room)
+            moves = room.state.log_json(None)
+            over = room.over
+            version = room.version
+            result = room.state.result() if over else None
+        initial = glade_initial_view(room)
+        return JSONResponse(
+            {
+                "id": room.id,
+                "game": room.game,
+                "options": room.options,
+                "version": version,
+                "over": over,
+                "initial_view": initial,
+                "history": history,
+                "moves": moves,
+                "seats": [s.info() for s in room.seats],
+                "seed": room.seed if over else None,
+                "result": result,
+            }
+        )
+
+    @app.get(
+        "/api/lobby",
+        response_model=Lobby,
+        responses=ERRORS,
+        summary="Games that wait for players (open human seats)",
+    )
+    async def lobby(request: Request) -> Any:
+        return JSONResponse({"games": await tables_of(request).lobby()})
+
+    @app.post(
+        "/api/games/{game_id}/join",
+        response_model=Joined,
+        responses=ERRORS,
+        summary="Take an open human seat by name (with an invite token: name that seat)",
+    )
+    async def join(game_id: str, body: Join, request: Request, authorization: Auth = None) -> Any:
+        tables = tables_of(request)
+        room = await tables.get(game_id)
+        seat, token = await tables.join(room, body.name, body.seat, _bearer(authorization))
+        return {
+            "id": room.id,
+            "seat": seat,
+            "token": token,
+            "url": f"{base_url(request)}/?game={room.id}#token={token}",
+        }
+
+    @app.websocket("/api/games/{game_id}/ws")
+    async def updates(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
+        """Pushes ``{version, to_act, view, legal_actions, ...}`` after every change."""
+        tables = tables_of(websocket)
+        client = websocket.client.host if websocket.client else "unknown"
+        if not limiter.allow(client):
+            await websocket.close(code=1008, reason="too many requests; slow down")
+            return
+        await websocket.accept()
+        try:
+            room = await tables.get(game_id)
+            seat = room.seat_of(token)
+        except ApiError as exc:  # close codes 4403 and 4404 mirror the HTTP statuses
+            await websocket.close(code=4000 + exc.status, reason=exc.message)
+            return
+        conn = Connection(websocket.send_text, seat)
+        tables.subscribe(room, conn)
+        conn.offer(room.text(seat))
+        pump = _start(conn)
+        try:
+            while True:
+                text = await websocket.receive_text()
+                if len(text) > settings.max_body_bytes or not limiter.allow(client):
+                    await websocket.close(code=1008, reason="too many or too large messages")
+                    break
+                await _answer(websocket, text)
+        except WebSocketDisconnect:
+            pass
+        except RuntimeError:  # the socket closed under us
+            pass
+        finally:
+            tables.unsubscribe(room, conn)
+            pump.cancel()
+
+    @app.get("/data/{name}", include_in_schema=False)
+    async def game_data(name: str) -> Response:
+        """The engines' own card and board data, so the browser never keeps a copy that drifts."""
+        package = GAME_DATA.get(name)
+        if package is None:
+            raise StarletteHTTPException(404, f"there is no data file {name!r}")
+        text = resources.files(package).joinpath("data", name).read_text("utf-8")
+        return Response(text, media_type="application/json")
+
+    if (WEB_DIR / "index.html").is_file():
+        app.mount("/", StaticFiles(directory=WEB_DIR, html=True), name="web")
+
+    return app
+
+
+def glade_initial_view(room: Room) -> dict[str, Any]:
+    """The spectator's view of the game before its first action."""
+    import glade
+
+    view: dict[str, Any] = glade.new_game(room.game, seed=room.seed, **room.options).view(None)
+    return view
+
+
+async def _answer(websocket: WebSocket, text: str) -> None:
+    """The only message a client sends is a ping; actions go through POST."""
+    try:
+        message = json.loads(text)
+    except ValueError:
+        message = None
+    if isinstance(message, dict) and message.get("type") == "ping":
+        await websocket.send_text('{"type": "pong"}')
+    else:
+        await websocket.send_text(
+            json.dumps({"error": 'send {"type": "ping"} here; actions go to POST …/actions'})
+        )
+
+
+def _start(conn: Connection) -> Any:
+    async def run() -> None:
+        try:
+            await conn.pump()
+        except Exception:  # noqa: BLE001 - a dead socket ends its pump
+            conn.closed = True
+
+    return asyncio.get_running_loop().create_task(run())

@@ -1,0 +1,32 @@
+"""Settings of one server: database, limits and bot thinking time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .storage import env_default_url
+
+
+@dataclass
+class Settings:
+    """Everything ``glade serve`` can be told; the defaults suit a table among friends."""
+
+    db: str = field(default_factory=env_default_url)
+    # SQLite's synchronous pragma: FULL flushes the journal on every commit.
+    sqlite_synchronous: str = "FULL"
+    # A client (its IP address) may hold this many unfinished games it created.
+    max_games_per_client: int = 20
+    # Requests and WebSocket messages a client may send per second (burst: twice that).
+    messages_per_second: float = 20.0
+    # Largest request body or WebSocket message accepted, in bytes.
+    max_body_bytes: int = 16_384
+    # Thinking time of a bot seat per move, in seconds (search bots use it; random ignores it).
+    bot_seconds: float = 1.0
+    # Worker processes for bot seats (the event loop never runs a bot itself).
+    bot_workers: int = 2
+    # A snapshot of the full state is stored every this many actions (and when a game ends).
+    snapshot_every: int = 25
+    # A table nobody touched for this many seconds leaves memory (it stays stored).
+    room_idle_seconds: float = 600.0
+    # Lobby list length.
+    lobby_limit: int = 50

@@ -1,0 +1,150 @@
+"""Request and answer bodies of the web API (they make ``/openapi.json``)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Name = Annotated[str, Field(min_length=1, max_length=40)]
+BotSpec = Annotated[
+    str, Field(min_length=1, max_length=40, examples=["random", "greedy", "mcts:normal"])
+]
+Version = Annotated[int, Field(ge=0, le=1_000_000, strict=True)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class HumanSeat(Strict):
+    """A person's seat; without a name it stays open and is listed in the lobby."""
+
+    kind: Literal["human"]
+    name: Name | None = None
+
+
+class BotSeat(Strict):
+    """A seat the server plays with a bot from the registry."""
+
+    kind: Literal["bot"]
+    bot: BotSpec
+    name: Name | None = None
+
+
+class CreateGame(Strict):
+    game: Literal["harmonies", "living-forest"] = Field(examples=["harmonies"])
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        max_length=16,
+        description='Game options, e.g. {"side": "B", "spirits": true}; "players" defaults to '
+        "the number of seats (one seat is a solo game).",
+    )
+    seats: list[Annotated[HumanSeat | BotSeat, Field(discriminator="kind")]] = Field(
+        min_length=1, max_length=4
+    )
+
+
+class SeatTicket(BaseModel):
+    seat: int
+    token: str | None = Field(description="secret of a human seat; null for bot seats")
+    url: str | None = Field(description="invite link of a human seat; null for bot seats")
+
+
+class Created(BaseModel):
+    id: str
+    seats: list[SeatTicket]
+    spectate_url: str
+
+
+class SeatInfo(BaseModel):
+    seat: int
+    kind: Literal["human", "bot"]
+    name: str | None
+    bot: str | None
+    open: bool = Field(description="a human seat nobody has claimed yet")
+
+
+class GameState(BaseModel):
+    """One seat's picture of a game (a spectator's when no token is given)."""
+
+    id: str
+    game: str
+    version: int
+    seat: int | None
+    to_act: list[int]
+    over: bool
+    view: dict[str, Any]
+    legal_actions: list[dict[str, Any]]
+    seats: list[SeatInfo]
+    result: dict[str, Any] | None = None
+
+
+class PostAction(Strict):
+    action: dict[str, Any] = Field(max_length=8, examples=[{"type": "take_tokens", "space": 2}])
+    version: Version = Field(description="the version of the state this action was chosen on")
+
+
+class LogEntry(BaseModel):
+    version: int = Field(description="the game version this action produced")
+    seat: int
+    action: dict[str, Any]
+    at: float = Field(description="Unix time when it was accepted")
+
+
+class GameLog(BaseModel):
+    """The public record of a game: what everyone saw, in order."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    version: int
+    over: bool
+    initial_view: dict[str, Any] = Field(description="the spectator's view before the first action")
+    history: list[LogEntry] = Field(description="every accepted action, undos included")
+    moves: list[dict[str, Any]] = Field(
+        description="the moves that stand (undone ones removed) with their public chance outcomes"
+    )
+    seats: list[SeatInfo]
+    seed: int | None = Field(description="revealed once the game is over, so anyone can replay it")
+    result: dict[str, Any] | None = None
+
+
+class Join(Strict):
+    name: Name
+    seat: int | None = Field(
+        default=None, ge=0, le=3, description="which open seat; default: the first"
+    )
+
+
+class Joined(BaseModel):
+    id: str
+    seat: int
+    token: str
+    url: str
+
+
+class LobbyGame(BaseModel):
+    id: str
+    game: str
+    options: dict[str, Any]
+    seats: list[SeatInfo]
+    created_at: float
+
+
+class Lobby(BaseModel):
+    games: list[LobbyGame]
+
+
+class Error(BaseModel):
+    error: str = Field(description="what was wrong, in one sentence")
+
+
+class Push(BaseModel):
+    """What the WebSocket sends after every change (and on connecting)."""
+
+    version: int
+    to_act: list[int]
+    over: bool
+    view: dict[str, Any]
+    legal_actions: list[dict[str, Any]]

@@ -1,0 +1,415 @@
+"""Durable storage of tables: games, seats, the action log and periodic snapshots.
+
+One writer thread owns the writing connection and commits whatever has queued up in one transaction
+(group commit), so many tables share each disk flush and an action is acknowledged only once its
+transaction has committed. Reads go through a second connection on their own thread. SQLite
+(the default, WAL journal) and PostgreSQL (``postgresql://`` URLs, psycopg 3) speak the same SQL
+here; the schema is created and upgraded by numbered migrations recorded in ``schema_migrations``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import queue
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlparse
+
+Params = Sequence[Any]
+Statement = tuple[str, Params]
+
+# Numbered schema migrations; a database records each number it has applied. Never edit a
+# released step: append a new one.
+MIGRATIONS: list[tuple[int, list[str]]] = [
+    (
+        1,
+        [
+            """CREATE TABLE games (
+                id TEXT PRIMARY KEY,
+                game TEXT NOT NULL,
+                options TEXT NOT NULL,
+                seed TEXT NOT NULL,
+                version INTEGER NOT NULL,
+                over INTEGER NOT NULL,
+                open_seats INTEGER NOT NULL,
+                client TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                updated_at DOUBLE PRECISION NOT NULL
+            )""",
+            """CREATE TABLE seats (
+                game_id TEXT NOT NULL REFERENCES games(id),
+                seat INTEGER NOT NULL,
+                kind TEXT NOT NULL,
+                name TEXT,
+                bot TEXT,
+                token_hash TEXT,
+                PRIMARY KEY (game_id, seat)
+            )""",
+            """CREATE TABLE actions (
+                game_id TEXT NOT NULL REFERENCES games(id),
+                version INTEGER NOT NULL,
+                seat INTEGER NOT NULL,
+                action TEXT NOT NULL,
+                at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (game_id, version)
+            )""",
+            """CREATE TABLE snapshots (
+                game_id TEXT NOT NULL REFERENCES games(id),
+                version INTEGER NOT NULL,
+                state TEXT NOT NULL,
+                PRIMARY KEY (game_id, version)
+            )""",
+            "CREATE INDEX games_open ON games (open_seats, over, created_at)",
+            "CREATE INDEX games_client ON games (client, over)",
+        ],
+    ),
+]
+
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+class StorageError(RuntimeError):
+    """The database refused or failed a write; the action it carried was not stored."""
+
+
+@dataclass
+class StoredSeat:
+    seat: int
+    kind: str
+    name: str | None
+    bot: str | None
+    token_hash: str | None
+
+
+@dataclass
+class StoredGame:
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    version: int
+    over: bool
+    seats: list[StoredSeat]
+    snapshot: dict[str, Any] | None
+    snapshot_version: int
+    actions: list[tuple[int, int, dict[str, Any]]]  # (version, seat, action) after the snapshot
+
+
+def default_sqlite_path() -> Path:
+    """The SQLite file in the user's data directory."""
+    from platformdirs import user_data_path
+
+    return user_data_path("glade", appauthor=False) / "glade.sqlite3"
+
+
+class _Dialect:
+    """How to open a connection and write placeholders for one database kind."""
+
+    kind: str
+
+    def connect(self) -> Any:
+        raise NotImplementedError
+
+    def sql(self, text: str) -> str:
+        return text
+
+
+class _SQLite(_Dialect):
+    kind = "sqlite"
+
+    def __init__(self, path: str, synchronous: str) -> None:
+        self.path = path
+        self.synchronous = synchronous
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+
+    def connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=30, check_same_thread=False, isolation_level=None)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute(f"PRAGMA synchronous={self.synchronous}")
+        conn.execute("PRAGMA foreign_keys=ON")
+        return conn
+
+
+class _Postgres(_Dialect):
+    kind = "postgresql"
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def connect(self) -> Any:
+        import psycopg
+
+        return psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+
+    def sql(self, text: str) -> str:
+        return text.replace("?", "%s")
+
+
+def dialect_for(url: str, synchronous: str = "FULL") -> _Dialect:
+    """The dialect of a ``--db`` URL: ``sqlite:///path`` or ``postgresql://…``."""
+    parsed = urlparse(url)
+    if parsed.scheme in ("postgresql", "postgres"):
+        return _Postgres(url)
+    if parsed.scheme == "sqlite":
+        path = url[len("sqlite://") :]
+        if path.startswith("//"):  # sqlite:////abs/path, the SQLAlchemy spelling
+            path = path[1:]
+        if not path.strip("/"):
+            raise ValueError("a sqlite URL needs a file path, e.g. sqlite:///home/me/glade.sqlite3")
+        return _SQLite(path, synchronous)
+    raise ValueError(f"the database URL {url!r} is neither sqlite:///PATH nor postgresql://…")
+
+
+class _Conn:
+    """A connection plus the few operations the storage needs, in either dialect."""
+
+    def __init__(self, dialect: _Dialect) -> None:
+        self.dialect = dialect
+        self.raw = dialect.connect()
+
+    def begin(self) -> None:
+        self.raw.execute("BEGIN" if self.dialect.kind == "postgresql" else "BEGIN IMMEDIATE")
+
+    def commit(self) -> None:
+        self.raw.execute("COMMIT")
+
+    def rollback(self) -> None:
+        with contextlib.suppress(Exception):  # nothing to roll back is fine
+            self.raw.execute("ROLLBACK")
+
+    def execute(self, sql: str, params: Params = ()) -> None:
+        self.raw.execute(self.dialect.sql(sql), tuple(params))
+
+    def query(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
+        cur = self.raw.execute(self.dialect.sql(sql), tuple(params))
+        return list(cur.fetchall())
+
+    def close(self) -> None:
+        self.raw.close()
+
+
+class Storage:
+    """Games on disk. ``write`` is atomic and durable once its future resolves."""
+
+    def __init__(self, url: str, synchronous: str = "FULL") -> None:
+        self.url = url
+        self.dialect = dialect_for(url, synchronous)
+        self.kind = self.dialect.kind
+        migrate = _Conn(self.dialect)
+        try:
+            self._migrate(migrate)
+        finally:
+            migrate.close()
+        self._writes: queue.Queue[tuple[list[Statement], Future[None]] | None] = queue.Queue()
+        self._writer = threading.Thread(
+            target=self._write_loop, name="glade-db-writer", daemon=True
+        )
+        self._reader_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="glade-db-read")
+        self._reader: _Conn | None = None
+        self._closed = False
+        self._writer_conn = _Conn(self.dialect)
+        self._writer.start()
+
+    # ------------------------------------------------------------------ schema
+    def _migrate(self, conn: _Conn) -> None:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations ("
+            "version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
+        )
+        for number, statements in MIGRATIONS:
+            conn.begin()
+            try:
+                if self.kind == "postgresql":  # one migrator at a time across servers
+                    conn.execute("SELECT pg_advisory_xact_lock(7212024)")
+                done = conn.query("SELECT 1 FROM schema_migrations WHERE version = ?", (number,))
+                if not done:
+                    for statement in statements:
+                        conn.execute(statement)
+                    conn.execute(
+                        "INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)",
+                        (number, time.time()),
+                    )
+                conn.commit()
+            except Exception:
+                conn.rollback()
+                raise
+
+    def schema_version(self) -> int:
+        rows = self._read(lambda c: c.query("SELECT MAX(version) FROM schema_migrations"))
+        return int(rows[0][0])
+
+    # ------------------------------------------------------------------ writing
+    def write(self, statements: list[Statement]) -> Future[None]:
+        """Queue statements to run in one transaction; the future resolves once committed."""
+        fut: Future[None] = Future()
+        if self._closed:
+            fut.set_exception(StorageError("the server is shutting down"))
+            return fut
+        self._writes.put((statements, fut))
+        return fut
+
+    def _write_loop(self) -> None:
+        try:
+            self._write_batches()
+        finally:
+            self._writer_conn.close()
+            # anything still queued will never be written: say so instead of leaving it waiting
+            while True:
+                try:
+                    item = self._writes.get_nowait()
+                except queue.Empty:
+                    break
+                if item is not None:
+                    _settle(item[1], StorageError("the database writer stopped"))
+
+    def _write_batches(self) -> None:
+        conn = self._writer_conn
+        while True:
+            item = self._writes.get()
+            if item is None:
+                break
+            batch = [item]
+            stop = False
+            while len(batch) < 256:
+                try:
+                    more = self._writes.get_nowait()
+                except queue.Empty:
+                    break
+                if more is None:
+                    stop = True
+                    break
+                batch.append(more)
+            try:
+                self._commit_batch(conn, batch)
+            except Exception as exc:  # noqa: BLE001 - e.g. the connection broke: try a new one
+                for _, fut in batch:
+                    _settle(fut, StorageError(f"the database write failed: {exc}"))
+                with contextlib.suppress(Exception):
+                    conn.close()
+                try:
+                    conn = self._writer_conn = _Conn(self.dialect)
+                except Exception:  # noqa: BLE001 - retried on the next batch
+                    time.sleep(0.5)
+            if stop:
+                break
+
+    def _commit_batch(self, conn: _Conn, batch: list[tuple[list[Statement], Future[None]]]) -> None:
+        try:
+            conn.begin()
+            for statements, _ in batch:
+                for sql, params in statements:
+                    conn.execute(sql, params)
+            conn.commit()
+        except Exception as exc:  # noqa: BLE001 - isolate the failing write below
+            conn.rollback()
+            if len(batch) > 1:
+                for one in batch:
+                    self._commit_batch(conn, [one])
+                return
+            _settle(batch[0][1], StorageError(f"the database refused the write: {exc}"))
+            return
+        for _, fut in batch:
+            _settle(fut, None)
+
+    # ------------------------------------------------------------------ reading
+    def _read(self, fn: Callable[[_Conn], Any]) -> Any:
+        return self._reader_pool.submit(self._run_read, fn).result()
+
+    def read_async(self, fn: Callable[[_Conn], Any]) -> Future[Any]:
+        return self._reader_pool.submit(self._run_read, fn)
+
+    def _run_read(self, fn: Callable[[_Conn], Any]) -> Any:
+        if self._reader is None:
+            self._reader = _Conn(self.dialect)
+        try:
+            return fn(self._reader)
+        except Exception:
+            # a broken connection is replaced on the next read
+            try:
+                self._reader.close()
+            finally:
+                self._reader = None
+            raise
+
+    def load_game(self, conn: _Conn, game_id: str) -> StoredGame | None:
+        """Everything needed to rebuild one game: row, seats, last snapshot, actions after it."""
+        rows = conn.query(
+            "SELECT id, game, options, seed, version, over FROM games WHERE id = ?", (game_id,)
+        )
+        if not rows:
+            return None
+        gid, game, options, seed, version, over = rows[0]
+        seats = [
+            StoredSeat(int(r[0]), r[1], r[2], r[3], r[4])
+            for r in conn.query(
+                "SELECT seat, kind, name, bot, token_hash FROM seats WHERE game_id = ? "
+                "ORDER BY seat",
+                (game_id,),
+            )
+        ]
+        snap = conn.query(
+            "SELECT version, state FROM snapshots WHERE game_id = ? AND version <= ? "
+            "ORDER BY version DESC LIMIT 1",
+            (game_id, version),
+        )
+        snapshot = json.loads(snap[0][1]) if snap else None
+        snapshot_version = int(snap[0][0]) if snap else 0
+        actions = [
+            (int(r[0]), int(r[1]), json.loads(r[2]))
+            for r in conn.query(
+                "SELECT version, seat, action FROM actions WHERE game_id = ? AND version > ? "
+                "AND version <= ? ORDER BY version",
+                (game_id, snapshot_version, version),
+            )
+        ]
+        return StoredGame(
+            id=gid,
+            game=game,
+            options=json.loads(options),
+            seed=int(seed),
+            version=int(version),
+            over=bool(over),
+            seats=seats,
+            snapshot=snapshot,
+            snapshot_version=snapshot_version,
+            actions=actions,
+        )
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        self._writes.put(None)
+        self._writer.join(timeout=30)
+        if self._reader is not None:
+            reader = self._reader
+            self._reader_pool.submit(reader.close).result()
+            self._reader = None
+        self._reader_pool.shutdown(wait=True)
+
+
+def _settle(fut: Future[None], error: Exception | None) -> None:
+    """Resolve a write's future unless its waiter already gave up on it."""
+    if fut.done():
+        return
+    with contextlib.suppress(Exception):  # cancelled between the check and now
+        if error is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(error)
+
+
+def env_default_url() -> str:
+    """``GLADE_DB`` if set, else the SQLite file in the user's data directory."""
+    url = os.environ.get("GLADE_DB")
+    if url:
+        return url
+    return f"sqlite:///{default_sqlite_path()}"

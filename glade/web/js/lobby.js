@@ -1,0 +1,261 @@
+// The lobby: create a table (game, options, seats, hot-seat or online), invite links, open tables.
+import { api, rememberNames, rememberSeat } from "./api.js";
+import { esc, t } from "./i18n.js";
+import { toast } from "./main.js";
+
+const DEFAULT_BOTS = ["random", "greedy", "mcts:easy", "mcts:normal", "mcts:hard"];
+const FORM_KEY = "glade.lobby";
+
+export function botLabel(spec) {
+  const [base, level] = spec.split(":");
+  const name = t(`bot.${base}`);
+  return level ? `${name} · ${t(`bot.level.${level}`)}` : name;
+}
+
+function loadForm() {
+  const defaults = { game: "harmonies", players: 2, side: "A", spirits: false, mode: "hotseat", seats: [] };
+  try {
+    return { ...defaults, ...JSON.parse(localStorage.getItem(FORM_KEY) || "{}") };
+  } catch (err) {
+    return defaults;
+  }
+}
+
+function seatDefaults(form, i) {
+  const old = form.seats[i] || {};
+  return { kind: old.kind || (i === 0 ? "human" : "greedy"), name: old.name || "" };
+}
+
+export async function showLobby(root) {
+  // The server lists no bots; these are the registry's names (glade.bots.make_bot).
+  const bots = DEFAULT_BOTS;
+  const form = loadForm();
+  let invites = null;
+  let openGames = [];
+  let timer = null;
+
+  function seatRows() {
+    const rows = [];
+    for (let i = 0; i < form.players; i++) {
+      const s = seatDefaults(form, i);
+      form.seats[i] = s;
+      const options = [`<option value="human"${s.kind === "human" ? " selected" : ""}>${esc(t("lobby.human"))}</option>`]
+        .concat(bots.map((b) => `<option value="${esc(b)}"${s.kind === b ? " selected" : ""}>${esc(botLabel(b))}</option>`))
+        .join("");
+      rows.push(`<li class="seat-row">
+        <span class="seat-label">${esc(t("lobby.seat", { n: i + 1 }))}</span>
+        <select data-seat-kind="${i}" aria-label="${esc(t("lobby.seatKind", { n: i + 1 }))}">${options}</select>
+        <input data-seat-name="${i}" value="${esc(s.name)}" placeholder="${esc(t("lobby.namePlaceholder", { n: i + 1 }))}"
+          aria-label="${esc(t("lobby.seatName", { n: i + 1 }))}" ${s.kind === "human" ? "" : "hidden"} maxlength="24">
+      </li>`);
+    }
+    return rows.join("");
+  }
+
+  function render() {
+    const hf = form.game === "harmonies";
+    const minP = hf ? 1 : 2;
+    if (form.players < minP) form.players = minP;
+    const playerOpts = [];
+    for (let n = minP; n <= 4; n++) {
+      const label = n === 1 ? t("lobby.solo") : t("lobby.nPlayers", { n });
+      playerOpts.push(`<option value="${n}"${form.players === n ? " selected" : ""}>${esc(label)}</option>`);
+    }
+    const solo = form.players === 1;
+    root.innerHTML = `
+    <div class="lobby">
+    <section class="panel" aria-labelledby="new-title">
+      <h1 id="new-title">${esc(t("lobby.newTable"))}</h1>
+      <form id="new-game" novalidate>
+        <fieldset class="choice"><legend>${esc(t("lobby.game"))}</legend>
+          <label><input type="radio" name="game" value="harmonies"${hf ? " checked" : ""}> ${esc(t("game.harmonies"))}</label>
+          <label><input type="radio" name="game" value="living-forest"${hf ? "" : " checked"}> ${esc(t("game.living-forest"))}</label>
+        </fieldset>
+        <label class="field">${esc(t("lobby.players"))}
+          <select name="players" data-testid="players">${playerOpts.join("")}</select></label>
+        ${
+          hf
+            ? `<fieldset class="choice"><legend>${esc(t("lobby.side"))}</legend>
+          <label><input type="radio" name="side" value="A"${form.side === "A" ? " checked" : ""}> ${esc(t("lobby.sideA"))}</label>
+          <label><input type="radio" name="side" value="B"${form.side === "B" ? " checked" : ""}> ${esc(t("lobby.sideB"))}</label>
+        </fieldset>
+        <label class="check"><input type="checkbox" name="spirits"${form.spirits ? " checked" : ""}> ${esc(t("lobby.spirits"))}</label>`
+            : ""
+        }
+        ${
+          solo
+            ? ""
+            : `<fieldset class="choice"><legend>${esc(t("lobby.mode"))}</legend>
+          <label><input type="radio" name="mode" value="hotseat"${form.mode === "hotseat" ? " checked" : ""}> ${esc(t("lobby.hotseat"))}</label>
+          <label><input type="radio" name="mode" value="online"${form.mode === "online" ? " checked" : ""}> ${esc(t("lobby.online"))}</label>
+        </fieldset>`
+        }
+        <p class="hint-text">${esc(solo ? t("lobby.soloHelp") : form.mode === "online" ? t("lobby.onlineHelp") : t("lobby.hotseatHelp"))}</p>
+        <ol class="seats">${seatRows()}</ol>
+        <button type="submit" class="primary" data-testid="create">${esc(t("lobby.create"))}</button>
+      </form>
+      ${invites ? invitesHtml() : ""}
+    </section>
+    <section class="panel" aria-labelledby="open-title">
+      <h2 id="open-title">${esc(t("lobby.openTables"))}</h2>
+      <label class="field">${esc(t("lobby.yourName"))}
+        <input id="join-name" maxlength="24" value="${esc(localStorage.getItem("glade.name") || "")}"></label>
+      <ul class="open-list" data-testid="open-list">${openHtml()}</ul>
+      <button type="button" data-refresh>${esc(t("lobby.refresh"))}</button>
+    </section>
+    </div>`;
+    bind();
+  }
+
+  function invitesHtml() {
+    const rows = invites.seats
+      .map((s) => {
+        const url = s.url || `${location.origin}/#/play/${encodeURIComponent(invites.id)}/${encodeURIComponent(s.token)}`;
+        return `<li><span>${esc(t("lobby.seat", { n: s.seat + 1 }))} · ${esc(s.name || t("lobby.free"))}</span>
+          <input readonly value="${esc(url)}" aria-label="${esc(t("lobby.inviteFor", { n: s.seat + 1 }))}" data-invite="${s.seat}">
+          <button type="button" data-copy="${s.seat}">${esc(t("lobby.copy"))}</button>
+          <a href="${esc(url)}" data-open-seat="${s.seat}">${esc(t("lobby.openSeat"))}</a></li>`;
+      })
+      .join("");
+    return `<div class="invites" data-testid="invites"><h2>${esc(t("lobby.invites"))}</h2><ul>${rows}</ul></div>`;
+  }
+
+  function openHtml() {
+    const rows = openGames
+      .filter((g) => (g.seats || []).some((s) => s.open))
+      .map((g) => {
+        const names = (g.seats || []).map((s) => (s.open ? t("lobby.free") : s.name || botLabel(s.bot || s.kind))).join(", ");
+        return `<li><span><b>${esc(t(`game.${g.game}`))}</b> · ${esc(names)}</span>
+          <button type="button" data-join="${esc(g.id)}">${esc(t("lobby.join"))}</button></li>`;
+      });
+    return rows.length ? rows.join("") : `<li class="muted">${esc(t("lobby.noOpenTables"))}</li>`;
+  }
+
+  function save() {
+    localStorage.setItem(FORM_KEY, JSON.stringify(form));
+  }
+
+  function bind() {
+    const f = root.querySelector("#new-game");
+    f.addEventListener("change", (ev) => {
+      const el = ev.target;
+      if (el.name === "game") form.game = el.value;
+      else if (el.name === "players") form.players = Number(el.value);
+      else if (el.name === "side") form.side = el.value;
+      else if (el.name === "spirits") form.spirits = el.checked;
+      else if (el.name === "mode") form.mode = el.value;
+      else if (el.dataset.seatKind !== undefined) form.seats[Number(el.dataset.seatKind)].kind = el.value;
+      else return;
+      save();
+      render();
+    });
+    f.addEventListener("input", (ev) => {
+      const el = ev.target;
+      if (el.dataset.seatName !== undefined) {
+        form.seats[Number(el.dataset.seatName)].name = el.value;
+        save();
+      }
+    });
+    f.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      create();
+    });
+    for (const b of root.querySelectorAll("[data-copy]")) {
+      b.addEventListener("click", async () => {
+        const input = root.querySelector(`[data-invite="${b.dataset.copy}"]`);
+        input.select();
+        try {
+          await navigator.clipboard.writeText(input.value);
+        } catch (err) {
+          document.execCommand("copy");
+        }
+        toast(t("lobby.copied"), "info");
+      });
+    }
+    for (const b of root.querySelectorAll("[data-join]")) b.addEventListener("click", () => join(b.dataset.join));
+    root.querySelector("[data-refresh]").addEventListener("click", refresh);
+    root.querySelector("#join-name").addEventListener("input", (ev) => localStorage.setItem("glade.name", ev.target.value));
+  }
+
+  async function create() {
+    const solo = form.players === 1;
+    const online = !solo && form.mode === "online";
+    const first = form.seats.findIndex((s) => s.kind === "human");
+    // Online, a human seat left without a name stays open: the lobby lists it and its invite asks a name.
+    const seats = form.seats.slice(0, form.players).map((s, i) => {
+      if (s.kind !== "human") return { kind: "bot", bot: s.kind };
+      const name = s.name.trim() || (online && i !== first ? "" : t("lobby.namePlaceholder", { n: i + 1 }));
+      return name ? { kind: "human", name } : { kind: "human" };
+    });
+    if (!seats.some((s) => s.kind === "human")) {
+      toast(t("lobby.needHuman"));
+      return;
+    }
+    const options = { players: form.players };
+    if (form.game === "harmonies") {
+      options.side = form.side;
+      options.spirits = form.spirits;
+    }
+    let made;
+    try {
+      made = await api.create(form.game, options, seats);
+    } catch (err) {
+      toast(err.message || t("error.network"));
+      return;
+    }
+    const names = {};
+    seats.forEach((s, i) => {
+      if (s.kind === "bot") names[i] = botLabel(s.bot);
+      else if (s.name) names[i] = s.name;
+    });
+    rememberNames(made.id, names);
+    const human = made.seats.filter((s) => seats[s.seat].kind === "human");
+    if (solo || form.mode === "hotseat") {
+      for (const s of human) rememberSeat(made.id, s.seat, s.token);
+      location.hash = `#/play/${encodeURIComponent(made.id)}`;
+      return;
+    }
+    invites = { id: made.id, seats: human.map((s) => ({ ...s, name: names[s.seat] })) };
+    render();
+  }
+
+  async function join(id) {
+    const name = root.querySelector("#join-name").value.trim();
+    if (!name) {
+      toast(t("lobby.nameFirst"));
+      root.querySelector("#join-name").focus();
+      return;
+    }
+    try {
+      const seat = await api.join(id, name);
+      rememberSeat(id, seat.seat, seat.token);
+      location.hash = `#/play/${encodeURIComponent(id)}`;
+    } catch (err) {
+      toast(err.message || t("error.network"));
+    }
+  }
+
+  async function refresh() {
+    try {
+      const data = await api.openGames();
+      openGames = Array.isArray(data) ? data : (data && data.games) || [];
+    } catch (err) {
+      openGames = [];
+    }
+    const list = root.querySelector(".open-list");
+    if (list) {
+      list.innerHTML = openHtml();
+      for (const b of list.querySelectorAll("[data-join]")) b.addEventListener("click", () => join(b.dataset.join));
+    }
+  }
+
+  render();
+  refresh();
+  timer = setInterval(refresh, 5000);
+  return {
+    unmount() {
+      clearInterval(timer);
+    },
+    rerender: render,
+  };
+}

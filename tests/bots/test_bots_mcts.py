@@ -1,0 +1,141 @@
+"""ISMCTS: legal moves, no peeking at hidden order, determinism, tree reuse, hints, catalog."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import glade
+from glade.bots import Budget
+from glade.bots.catalog import make, names
+from glade.bots.determinize import determinize
+from glade.bots.harmonies_greedy import HarmoniesGreedy
+from glade.bots.hint import hint
+from glade.bots.mcts import GenericAdapter, MCTSBot
+from glade.core import BadInput
+from glade.harmonies.game import HarmoniesGame
+
+FEW = Budget(iterations=4)
+
+
+def _midgame(seed: int, turns: int, **options: object) -> HarmoniesGame:
+    game = glade.new_game("harmonies", seed=seed, **options)
+    assert isinstance(game, HarmoniesGame)
+    greedy = HarmoniesGreedy(seed=seed)
+    for _ in range(turns):
+        seat = game.to_act[0]
+        for action in greedy.choose(game, seat):
+            game.apply(seat, action)
+    return game
+
+
+def _reorder_hidden(game: HarmoniesGame, seed: int) -> HarmoniesGame:
+    """The same game with a different hidden order (pouch, draw pile, others' spirit offers)."""
+    other = game.copy()
+    rng = random.Random(seed)
+    rng.shuffle(other.pouch)
+    rng.shuffle(other.deck)
+    for s, b in enumerate(other.boards):
+        if s != other.current and b.offer:
+            b2 = b.copy()
+            b2.offer = tuple(reversed(b.offer))
+            other.boards[s] = b2
+    assert other.pouch != game.pouch and other.deck != game.deck
+    return other
+
+
+def test_determinization_keeps_the_public_parts_and_resamples_the_hidden_ones() -> None:
+    game = _midgame(1, 4, players=3, spirits=True)
+    sample = determinize(game, 0, random.Random(5))
+    assert isinstance(sample, HarmoniesGame)
+    assert sorted(sample.pouch) == sorted(game.pouch) and sample.pouch != game.pouch
+    assert sorted(sample.deck) == sorted(game.deck) and sample.deck != game.deck
+    assert sample.view(0) == game.view(0)
+    assert game.fingerprint() != sample.fingerprint()
+
+
+def test_determinization_depends_only_on_the_seats_view() -> None:
+    game = glade.new_game("harmonies", seed=2, players=3, spirits=True)
+    assert isinstance(game, HarmoniesGame)
+    other = _reorder_hidden(game, 9)
+    a = determinize(game, 0, random.Random(3))
+    b = determinize(other, 0, random.Random(3))
+    assert a.fingerprint() == b.fingerprint()
+
+
+@pytest.mark.parametrize("spec", ["greedy", "mcts"])
+def test_bots_never_read_the_hidden_order(spec: str) -> None:
+    game = _midgame(3, 5, players=2)
+    other = _reorder_hidden(game, 4)
+    bot_a = make(spec, "harmonies", seed=8)
+    bot_b = make(spec, "harmonies", seed=8)
+    budget = Budget(iterations=12)
+    assert bot_a.choose(game, game.current, budget) == bot_b.choose(other, other.current, budget)
+
+
+def test_mcts_is_deterministic_for_a_seed_and_an_iteration_budget() -> None:
+    game = _midgame(4, 3, players=2)
+    first = MCTSBot(seed=1).choose(game, game.current, Budget(iterations=10))
+    again = MCTSBot(seed=1).choose(game, game.current, Budget(iterations=10))
+    assert first == again
+
+
+def test_mcts_plays_legal_games_in_every_mode() -> None:
+    for seed, options in enumerate(
+        [{"players": 2, "side": "A"}, {"players": 1, "side": "B", "spirits": True}]
+    ):
+        game = glade.new_game("harmonies", seed=seed, **options)
+        players = game.num_players
+        bots = [MCTSBot(seed=s) for s in range(players)]
+        moves = 0
+        while not game.is_over:
+            seat = game.to_act[0]
+            for action in bots[seat].choose(game, seat, Budget(iterations=2)):
+                game.apply(seat, action)  # raises IllegalAction on an illegal move
+                moves += 1
+        assert moves > 40
+
+
+def test_mcts_respects_a_time_budget() -> None:
+    game = _midgame(5, 2, players=2)
+    bot = MCTSBot(seed=0)
+    bot.choose(game, game.current, Budget(seconds=0.3))
+    assert bot.last_stats["seconds"] < 0.3 + 0.5
+    assert bot.last_stats["iterations"] >= 1
+
+
+def test_mcts_reuses_its_tree_when_the_game_moved_along_it() -> None:
+    game = glade.new_game("harmonies", seed=6, players=2)
+    bot = MCTSBot(seed=0, adapter=GenericAdapter())
+    bot.adapter.max_rollout = 30  # type: ignore[union-attr]
+    first = bot.choose(game, 0, Budget(iterations=60))
+    game.apply(0, first[0])
+    root = bot._reuse(game)
+    assert root is not None and root.visits > 0  # the subtree of the move just played
+
+
+def test_mcts_levels_and_bad_levels() -> None:
+    assert isinstance(make("mcts:easy", "harmonies", seed=1), MCTSBot)
+    assert "mcts:hard" in names()
+    with pytest.raises(BadInput, match="level"):
+        make("mcts:extreme", "harmonies")
+    with pytest.raises(BadInput, match="no levels"):
+        make("greedy:hard", "harmonies")
+
+
+def test_hint_ranks_whole_turns_with_expected_outcomes() -> None:
+    game = _midgame(7, 4, players=2)
+    seat = game.current
+    ranked = hint(game, seat, Budget(iterations=16), top=3)
+    assert 1 <= len(ranked) <= 3
+    for item in ranked:
+        kinds = [a["type"] for a in item["actions"]]
+        assert kinds[-1] == "end_turn"
+        assert 0.0 <= item["win"] <= 1.0
+        assert item["score"] > 0
+        trial = game.copy()
+        for action in item["actions"]:
+            trial.apply(seat, action)
+    with pytest.raises(BadInput, match="turn"):
+        hint(game, 1 - seat)

@@ -1,0 +1,315 @@
+"""Shared fixtures and helpers of the server tests (imported by each test_server_*.py)."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import random
+import secrets
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from fastapi.testclient import TestClient
+
+import glade
+from glade.server import Settings, create_app
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def available_games() -> list[str]:
+    """Every game whose engine this checkout has (Living Forest joins once it lands)."""
+    names = []
+    for name, target in glade.GAMES.items():
+        try:
+            importlib.import_module(target.split(":")[0])
+        except ImportError:
+            continue
+        names.append(name)
+    return names
+
+
+GAMES = available_games()
+
+
+def _pg_base() -> str | None:
+    return os.environ.get("GLADE_TEST_PG") or None
+
+
+def fresh_pg_database(base: str) -> tuple[str, str]:
+    """Create an empty database on the test server; returns (its URL, its name).
+
+    Fails (does not skip) when GLADE_TEST_PG is set and the server cannot be reached.
+    """
+    import psycopg
+
+    name = "glade_test_" + secrets.token_hex(6)
+    with psycopg.connect(base, autocommit=True, connect_timeout=5) as conn:
+        conn.execute(f"CREATE DATABASE {name}")
+    head, _, _ = base.rpartition("/")
+    return f"{head}/{name}", name
+
+
+def drop_pg_database(base: str, name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(base, autocommit=True, connect_timeout=5) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    base = _pg_base()
+    if base is None:
+        pytest.skip("GLADE_TEST_PG is not set (make test sets it and starts PostgreSQL)")
+    url, name = fresh_pg_database(base)
+    yield url
+    drop_pg_database(base, name)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'glade.sqlite3'}"
+    url: str = request.getfixturevalue("pg_url")
+    return url
+
+
+def make_settings(db: str, **changes: Any) -> Settings:
+    settings = Settings(
+        db=db, messages_per_second=100_000, max_games_per_client=10_000, bot_seconds=0.05
+    )
+    for key, value in changes.items():
+        setattr(settings, key, value)
+    return settings
+
+
+@pytest.fixture
+def client(db_url: str) -> Iterator[TestClient]:
+    with TestClient(create_app(make_settings(db_url))) as c:
+        yield c
+
+
+def bearer(token: str | None) -> dict[str, str]:
+    return {} if token is None else {"Authorization": f"Bearer {token}"}
+
+
+def new_table(
+    c: TestClient | httpx.Client,
+    game: str,
+    humans: int = 2,
+    bots: tuple[str, ...] = (),
+    options: dict[str, Any] | None = None,
+) -> tuple[str, list[str | None]]:
+    seats: list[dict[str, Any]] = [{"kind": "human", "name": f"p{i}"} for i in range(humans)]
+    seats += [{"kind": "bot", "bot": b} for b in bots]
+    r = c.post("/api/games", json={"game": game, "options": options or {}, "seats": seats})
+    assert r.status_code == 201, r.text
+    body = r.json()
+    return body["id"], [s["token"] for s in body["seats"]]
+
+
+def pick(state: dict[str, Any], rng: random.Random, undo: bool = False) -> dict[str, Any]:
+    """A random legal action of a state answer (undo only when asked for)."""
+    actions = [a for a in state["legal_actions"] if undo or a["type"] != "undo"]
+    return rng.choice(actions)
+
+
+def play_random(
+    c: TestClient | httpx.Client,
+    game_id: str,
+    tokens: list[str | None],
+    rng: random.Random,
+    max_actions: int = 100_000,
+) -> list[dict[str, Any]]:
+    """Play the human seats at random until the game ends (or ``max_actions``); returns every
+    answer received."""
+    answers = []
+    state = c.get(f"/api/games/{game_id}").json()
+    for _ in range(max_actions):
+        if state["over"]:
+            return answers
+        movers = [i for i in state["to_act"] if tokens[i] is not None]
+        if not movers:  # bots to move
+            time.sleep(0.005)
+            state = c.get(f"/api/games/{game_id}").json()
+            continue
+        seat = rng.choice(movers)
+        mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens[seat])).json()
+        answers.append(mine)
+        if mine["over"] or seat not in mine["to_act"]:
+            state = mine
+            continue
+        r = c.post(
+            f"/api/games/{game_id}/actions",
+            json={"action": pick(mine, rng), "version": mine["version"]},
+            headers=bearer(tokens[seat]),
+        )
+        if r.status_code == 409:  # a bot moved in between
+            state = c.get(f"/api/games/{game_id}").json()
+            continue
+        assert r.status_code == 200, r.text
+        state = r.json()
+        answers.append(state)
+    if max_actions >= 100_000:
+        raise AssertionError("the game did not end")
+    return answers
+
+
+def replay_history(log: dict[str, Any]) -> glade.Game:
+    """Rebuild a finished game from its public log and the revealed seed."""
+    state = glade.new_game(log["game"], seed=log["seed"], **log["options"])
+    for entry in log["history"]:
+        state.apply(entry["seat"], entry["action"])
+    return state
+
+
+# ---------------------------------------------------------------------- a real server process
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ServerProcess:
+    """``python -m glade.server`` in a child process."""
+
+    def __init__(self, db: str, *extra: str) -> None:
+        self.db = db
+        self.extra = extra
+        self.port = free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> None:
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "glade.server",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db,
+                "--messages-per-second",
+                "100000",
+                "--max-games-per-client",
+                "10000",
+                "--bot-seconds",
+                "0.05",
+                *self.extra,
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise AssertionError(f"the server exited: {err}")
+            try:
+                if httpx.get(self.url + "/openapi.json", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise AssertionError("the server did not start in 30 s")
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+def canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True, separators=(",", ":"))
+
+
+def sleepy_choose(
+    state_json: dict[str, Any], spec: str, seat: int, seconds: float, seed: int
+) -> list[dict[str, Any]]:
+    """A bot that thinks for 1.5 s before a random move (runs in the server's bot workers)."""
+    from glade.server.botrunner import choose_actions
+
+    time.sleep(1.5)
+    return choose_actions(state_json, "random", seat, seconds, seed)
+
+
+def until_one_seat_acts(
+    c: TestClient | httpx.Client, game_id: str, tokens: list[str | None], rng: random.Random
+) -> int:
+    """Play random moves until exactly one seat may act (Living Forest draws simultaneously)."""
+    for _ in range(500):
+        state = c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
+        assert not state["over"]
+        if len(state["to_act"]) == 1:
+            seat: int = state["to_act"][0]
+            return seat
+        seat = rng.choice(state["to_act"])
+        mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens[seat])).json()
+        r = c.post(
+            f"/api/games/{game_id}/actions",
+            json={"action": pick(mine, rng), "version": mine["version"]},
+            headers=bearer(tokens[seat]),
+        )
+        assert r.status_code == 200, r.text
+    raise AssertionError("no state with a single seat to act")
+
+
+def busy_pick(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
+    """A random action that mostly does something (shortens random Living Forest games)."""
+    plain = [a for a in actions if a["type"] != "undo"]
+    keen = [a for a in plain if a["type"] not in ("stop", "end_actions", "end_turn")]
+    return rng.choice(keen) if keen and rng.random() < 0.9 else rng.choice(plain)
+
+
+def finish_in_process(c: TestClient, game_id: str, rng: random.Random) -> None:
+    """Play a game to its end through the server's own action path (no HTTP per move)."""
+    tables = c.app.state.tables  # type: ignore[attr-defined]
+    room = tables.rooms[game_id]
+    for _ in range(20_000):
+        if room.state.is_over:
+            return
+        seats = [s for s in room.state.to_act if room.seats[s].kind == "human"]
+        if not seats:
+            time.sleep(0.002)
+            continue
+        seat = rng.choice(seats)
+        action = busy_pick([a.to_json() for a in room.state.legal_actions(seat)], rng)
+        try:
+            c.portal.call(tables.act, room, seat, action, room.version)
+        except Exception as exc:  # a bot moved in between: try again
+            if getattr(exc, "status", None) != 409:
+                raise
+    raise AssertionError("the game did not end")
+
+
+def replay_with_seed(
+    game: str, seed: int, options: dict[str, Any], history: list[Any]
+) -> glade.Game:
+    state = glade.new_game(game, seed=seed, **options)
+    for entry in history:
+        state.apply(entry["seat"], entry["action"])
+    return state

@@ -1,0 +1,81 @@
+"""A complete Living Forest game against a bot, played by clicks on what the page offers."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from playwright.sync_api import Browser, expect
+from web_support import (
+    ROOT,
+    Server,
+    create_from_lobby,
+    game_id,
+    new_page,
+    play_living_forest_step,
+    replay_log,
+    shot,
+)
+
+
+def test_the_page_gets_the_engine_card_data(server: Server) -> None:
+    import httpx
+
+    engine = ROOT / "glade" / "living_forest" / "data" / "living-forest-cards.json"
+    served = httpx.get(server.url + "/data/living-forest-cards.json")
+    assert served.status_code == 200
+    assert served.json() == json.loads(engine.read_text("utf-8"))
+    assert httpx.get(server.url + "/data/secrets.json").status_code == 404
+    assert not (ROOT / "glade" / "web" / "data").exists()  # no copy that could drift
+
+
+def test_every_card_name_is_translated() -> None:
+    data = json.loads(
+        (ROOT / "glade" / "living_forest" / "data" / "living-forest-cards.json").read_text()
+    )
+    names = [c["name"] for c in data["starting_deck"]["cards"]] + ["Fire Varan"]
+    for level in ("level1", "level2", "level3"):
+        names += [c["name"] for c in data["guardian_animals"][level]]
+    for lang in ("en", "ko", "zh"):
+        table = json.loads((ROOT / "glade" / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))
+        missing = [n for n in names if f"lfcard.{n}" not in table]
+        assert not missing, (lang, missing)
+
+
+def test_living_forest_against_a_bot_by_clicks(server: Server, browser: Browser) -> None:
+    context, page, watch = new_page(browser)
+    rng = random.Random(3)
+    create_from_lobby(page, server.url, "living-forest", ["human", "greedy"], names={0: "Ada"})
+    page.wait_for_selector("[data-testid=table]")
+    gid = game_id(page)
+    clicks = 0
+    shot_taken = False
+    while not page.locator("[data-testid=end-screen]").count():
+        if not play_living_forest_step(page, rng):
+            page.wait_for_timeout(50)  # the bot is playing; its moves arrive over the WebSocket
+            continue
+        clicks += 1
+        if not shot_taken and clicks >= 30:
+            shot(page, "living-forest-midgame.png")
+            shot_taken = True
+        assert clicks < 600, "the game did not end after 600 clicks"
+    end = page.locator("[data-testid=end-screen]")
+    expect(end).to_be_visible()
+    engine = replay_log(server.url, gid)
+    result = engine.result()
+    for seat in (0, 1):
+        assert (
+            int(end.locator(f"[data-total-seat='{seat}']").inner_text()) == result["scores"][seat]
+        )
+    assert max(max(b["trees"], b["fires"], b["flowers"]) for b in result["breakdown"]) >= 12
+    assert shot_taken, "the game ended before a mid-game screenshot"
+    shot(page, "living-forest-end.png", full_page=False)
+    # the replay steps through the moves and ends on the final table
+    page.click("[data-testid=replay-link]")
+    moves = len(engine.log)
+    expect(page.locator("[data-testid=replay-count]")).to_have_text(f"{moves} / {moves}")
+    expect(page.locator("[data-testid=replay] .end-inline")).to_be_visible()
+    page.click("[data-testid=replay-prev]")
+    expect(page.locator("[data-testid=replay-move]")).to_contain_text(f"{moves - 1}.")
+    assert watch.errors == []
+    context.close()

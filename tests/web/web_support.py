@@ -1,0 +1,241 @@
+"""Shared fixtures of the browser tests: a real ``glade serve`` process and Debian's chromium.
+
+Imported by each ``test_web_*.py``. Playwright drives /usr/bin/chromium (installed by the Makefile);
+screenshots go to tests/artifacts/ (ignored by git) for a person to look at.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from playwright.sync_api import Browser, BrowserContext, Page
+
+import glade
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "tests" / "artifacts"
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``python -m glade.server`` on a free port with its own SQLite file."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        env = dict(os.environ, PYTHONPATH=str(ROOT))
+        args = [sys.executable, "-m", "glade.server", "--port", str(self.port)]
+        args += ["--db", f"sqlite:///{db_path}", "--bot-seconds", "0.05"]
+        args += ["--messages-per-second", "1000", "--max-games-per-client", "1000"]
+        self.proc = subprocess.Popen(
+            args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise AssertionError(f"glade serve exited: {err}")
+            try:
+                if httpx.get(self.url + "/", timeout=1).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.stop()
+        raise AssertionError("glade serve did not answer within 30 s")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+class Watch:
+    """Collects a page's uncaught script errors so that a test can assert there were none."""
+
+    def __init__(self, page: Page) -> None:
+        self.errors: list[str] = []
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+
+def new_page(
+    browser: Browser, width: int = 1280, height: int = 900
+) -> tuple[BrowserContext, Page, Watch]:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    return context, page, Watch(page)
+
+
+def shot(page: Page, name: str, full_page: bool = True) -> Path:
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def version(page: Page) -> int:
+    return int(page.get_attribute("[data-testid=table]", "data-version") or -1)
+
+
+def wait_version_above(page: Page, old: int, timeout: float = 15000) -> int:
+    """Wait until the table shows a later version (or is covered to be handed to the next player)."""
+    page.wait_for_function(
+        "v => { if (document.querySelector('[data-testid=handoff]')) return true;"
+        " const t = document.querySelector('[data-testid=table]');"
+        " return t && Number(t.dataset.version) > v; }",
+        arg=old,
+        timeout=timeout,
+    )
+    return version(page) if page.locator("[data-testid=table]").count() else old + 1
+
+
+def game_id(page: Page) -> str:
+    match = re.search(r"#/play/([^/]+)", page.url)
+    assert match, page.url
+    return match.group(1)
+
+
+def create_from_lobby(
+    page: Page,
+    base: str,
+    game: str,
+    seats: list[str],
+    mode: str = "hotseat",
+    names: dict[int, str] | None = None,
+    side: str = "A",
+    spirits: bool = False,
+) -> None:
+    """Fill the lobby form (game, players, side, seats, mode) and press Create."""
+    page.goto(base + "/#/")
+    page.wait_for_selector("[data-testid=create]")
+    page.check(f"input[name=game][value={game}]")
+    page.select_option("[data-testid=players]", str(len(seats)))
+    if game == "harmonies":
+        page.check(f"input[name=side][value={side}]")
+        page.set_checked("input[name=spirits]", spirits)
+    if len(seats) > 1:
+        page.check(f"input[name=mode][value={mode}]")
+    for i, kind in enumerate(seats):
+        page.select_option(f"[data-seat-kind='{i}']", kind)
+        if kind == "human":
+            page.fill(f"[data-seat-name='{i}']", (names or {}).get(i, ""))
+    page.click("[data-testid=create]")
+
+
+def replay_log(base: str, gid: str) -> glade.Game:
+    """The finished game rebuilt by the engine from the server's log (seed revealed at the end)."""
+    log = httpx.get(f"{base}/api/games/{gid}/log", timeout=10).json()
+    assert log["over"], "the game is not over"
+    state = httpx.get(f"{base}/api/games/{gid}", timeout=10).json()
+    view = state["view"]
+    # Harmonies' view carries its options; Living Forest's only its player count
+    options = dict(view["options"]) if "options" in view else {"players": view["players"]}
+    game = glade.new_game(state["game"], seed=log["seed"], **options)
+    for entry in log["history"]:
+        game.apply(entry["seat"], entry["action"])
+    return game
+
+
+def acts(page: Page, selector: str) -> list[dict[str, Any]]:
+    """The actions offered by the elements that match ``selector``."""
+    found = page.eval_on_selector_all(selector, "els => els.map(e => e.dataset.act)")
+    return [json.loads(a) for a in found]
+
+
+def play_harmonies_turn(page: Page, rng: random.Random, take_cards: bool = True) -> None:
+    """Play one Harmonies turn of the seat on screen by clicks among what the page offers."""
+    start = version(page)
+    v = start
+    for _ in range(40):
+        spirit = page.locator("[data-key^=spirit-]")
+        if spirit.count():
+            spirit.nth(rng.randrange(spirit.count())).click()
+            v = wait_version_above(page, v)
+            continue
+        spaces = page.locator(".space.legal")
+        if spaces.count():
+            spaces.nth(rng.randrange(spaces.count())).click()
+            v = wait_version_above(page, v)
+            continue
+        hand = page.locator("[data-testid=hand] .token-btn")
+        if hand.count():
+            hand.nth(rng.randrange(hand.count())).click()
+            cells = page.locator(".cell.legal")
+            assert cells.count() > 0, "a token in hand has no highlighted cell"
+            cells.nth(rng.randrange(cells.count())).click()
+            v = wait_version_above(page, v)
+            continue
+        cube_cells = page.locator(".cell.cube-ok")
+        if cube_cells.count():
+            cube_cells.nth(rng.randrange(cube_cells.count())).click()
+            v = wait_version_above(page, v)
+            continue
+        discards = page.locator("[data-key^=discard-]")
+        if discards.count() and rng.random() < 0.3:
+            discards.nth(rng.randrange(discards.count())).click()
+            v = wait_version_above(page, v)
+            continue
+        takes = page.locator("[data-key^=take-]")
+        if take_cards and takes.count() and rng.random() < 0.7:
+            takes.nth(rng.randrange(takes.count())).click()
+            v = wait_version_above(page, v)
+            continue
+        end = page.locator("[data-key=end_turn]")
+        assert end.count() == 1, "nothing left to do but the page offers no End turn"
+        end.click()
+        wait_version_above(page, v)
+        return
+    raise AssertionError("a turn did not end after 40 clicks")
+
+
+LF_WEIGHTS = {"end_actions": 0.05, "done": 0.3, "stop": 0.25, "use_fragment": 0.1, "plant": 3.0}
+
+
+def play_living_forest_step(page: Page, rng: random.Random) -> bool:
+    """Click one of the moves the Living Forest page offers now; False if it offers none."""
+    start = version(page)
+    offered = page.locator("[data-testid=table] [data-act]:not([data-key=undo])")
+    count = offered.count()
+    if not count:
+        trees = page.locator("[data-key^=tree-]")
+        if trees.count():  # choose a tree first, then its highlighted cells appear
+            trees.nth(rng.randrange(trees.count())).click()
+            return True
+        return False
+    kinds = [
+        json.loads(offered.nth(i).get_attribute("data-act") or "{}")["type"] for i in range(count)
+    ]
+    weights = [LF_WEIGHTS.get(k, 1.0) for k in kinds]
+    choice = rng.choices(range(count), weights)[0]
+    offered.nth(choice).click()
+    wait_version_above(page, start)
+    return True
