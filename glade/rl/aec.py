@@ -154,7 +154,11 @@ class GladeAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         if self.game is None:
             raise RuntimeError("call reset() before observe()")
-        seat = self._seat[agent]
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise KeyError(
+                f"there is no agent {agent!r}; agents are {', '.join(self.possible_agents)}"
+            )
         return {
             "observation": self.encoder.observe(seat),
             "action_mask": self._legal_mask(seat).copy(),
@@ -163,6 +167,8 @@ class GladeAECEnv(AECEnv):
     def step(self, action: Any) -> None:
         if self.game is None:
             raise RuntimeError("call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the game is over and every agent has left; call reset()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)

@@ -187,8 +187,13 @@ def test_rewards_come_at_the_end_in_every_mode() -> None:
                 assert got == scores[i] - max(s for j, s in enumerate(scores) if j != i)
             else:
                 assert got == ((1.0 if len(winners) == 1 else 0.0) if i in winners else -1.0)
-    solo = finish(harmonies_v0.env(players=1), 4)
+    solo_env = harmonies_v0.env(players=1)
+    solo = finish(solo_env, 4)
     assert solo["player_0"][0] == solo["player_0"][1]["scores"][0] > 0
+    with pytest.raises(RuntimeError, match="every agent has left"):
+        solo_env.step(0)
+    with pytest.raises(KeyError, match="no agent 'player_9'"):
+        solo_env.observe("player_9")
 
 
 def test_observation_shows_nothing_hidden() -> None:
