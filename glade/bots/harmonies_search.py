@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 from glade.core import Game
@@ -13,7 +14,6 @@ from .mcts import Move, Outcome, outcome_values
 
 ROOT_MOVES = 12  # whole-turn candidates searched at the root
 INNER_MOVES = 5  # candidates at deeper nodes (one per central space)
-MARGIN_SPAN = 120.0  # evaluation margin that maps to a sure win (value 1) or loss (0)
 
 
 def leaf_values(game: HarmoniesGame) -> Outcome:
@@ -32,9 +32,7 @@ def leaf_values(game: HarmoniesGame) -> Outcome:
     out = []
     for s, e in enumerate(evals):
         best_other = max(evals[o] for o in range(len(evals)) if o != s)
-        # linear in the margin: a sigmoid would flatten when one side leads by a lot and leave
-        # the search choosing among equal-looking moves
-        out.append(min(1.0, max(0.0, 0.5 + (e - best_other) / MARGIN_SPAN)))
+        out.append(1 / (1 + math.exp(-(e - best_other) / 10)))
     return out, projected
 
 
