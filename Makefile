@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml | $(VENV)/bin/python
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/glade serve
+	$(VENV)/bin/glade serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
 	$(PY) -m ruff check glade tests benchmarks

@@ -218,6 +218,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="glade",
         version="1",
         summary="Online tables for Harmonies and Living Forest.",
+        description=(
+            'Errors are `{"error": "one sentence"}`. Seats act with '
+            "`Authorization: Bearer <seat token>`; without it you watch as a spectator.\n\n"
+            "**WebSocket** `/api/games/{game_id}/ws?token=<seat token>` (no token: spectator) "
+            "sends the seat's `GameState` (the schema below) on connecting and after every "
+            'change of the game; it accepts `{"type": "ping"}` (answer '
+            '`{"type": "pong"}`) and closes with 4403 for a token of no seat, 4404 for '
+            "an unknown game and 1008 past the message limits."
+        ),
         lifespan=lifespan,
     )
     app.add_middleware(GuardMiddleware, settings=settings, limiter=limiter)

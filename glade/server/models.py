@@ -161,13 +161,3 @@ class Lobby(BaseModel):
 
 class Error(BaseModel):
     error: str = Field(description="what was wrong, in one sentence")
-
-
-class Push(BaseModel):
-    """What the WebSocket sends after every change (and on connecting)."""
-
-    version: int
-    to_act: list[int]
-    over: bool
-    view: dict[str, Any]
-    legal_actions: list[dict[str, Any]]

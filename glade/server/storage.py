@@ -175,6 +175,12 @@ class _Conn:
         self.dialect = dialect
         self.raw = dialect.connect()
 
+    def batch(self) -> contextlib.AbstractContextManager[Any]:
+        """Send many statements without waiting for each answer (PostgreSQL pipeline mode)."""
+        if self.dialect.kind == "postgresql":
+            return self.raw.pipeline()
+        return contextlib.nullcontext()
+
     def begin(self) -> None:
         self.raw.execute("BEGIN" if self.dialect.kind == "postgresql" else "BEGIN IMMEDIATE")
 
@@ -303,11 +309,12 @@ class Storage:
 
     def _commit_batch(self, conn: _Conn, batch: list[tuple[list[Statement], Future[None]]]) -> None:
         try:
-            conn.begin()
-            for statements, _ in batch:
-                for sql, params in statements:
-                    conn.execute(sql, params)
-            conn.commit()
+            with conn.batch():
+                conn.begin()
+                for statements, _ in batch:
+                    for sql, params in statements:
+                        conn.execute(sql, params)
+                conn.commit()
         except Exception as exc:  # noqa: BLE001 - isolate the failing write below
             conn.rollback()
             if len(batch) > 1:

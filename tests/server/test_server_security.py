@@ -187,41 +187,53 @@ def test_two_simultaneous_actions_on_one_version_exactly_one_wins(
     server = ServerProcess(db)
     server.start()
     try:
-        asyncio.run(_race(server.url))
+        for game in GAMES:
+            asyncio.run(_race(server.url, game))
     finally:
         server.stop()
 
 
-async def _race(base: str) -> None:
+async def _race(base: str, game: str) -> None:
+    """Both requests carry the same version: one seat twice, or two seats of a simultaneous
+    phase (Living Forest's draw). Exactly one may win."""
     rng = random.Random(9)
     async with httpx.AsyncClient(base_url=base, timeout=10) as c:
         r = await c.post(
             "/api/games",
-            json={"game": "harmonies", "seats": [{"kind": "human"}, {"kind": "human"}]},
+            json={"game": game, "seats": [{"kind": "human"}, {"kind": "human"}]},
         )
         game_id = r.json()["id"]
         tokens = [s["token"] for s in r.json()["seats"]]
+        pairs = 0
         for _ in range(15):
             state = (await c.get(f"/api/games/{game_id}", headers=bearer(tokens[0]))).json()
-            seat = state["to_act"][0]
-            mine = (await c.get(f"/api/games/{game_id}", headers=bearer(tokens[seat]))).json()
-            a, b = pick(mine, rng), pick(mine, rng)
+            if state["over"]:
+                break
+            seats = state["to_act"][:2] if len(state["to_act"]) > 1 else state["to_act"] * 2
+            pairs += seats[0] != seats[1]
+            mine = [
+                (await c.get(f"/api/games/{game_id}", headers=bearer(tokens[s]))).json()
+                for s in seats
+            ]
+            assert mine[0]["version"] == mine[1]["version"]
             answers = await asyncio.gather(
                 *(
                     c.post(
                         f"/api/games/{game_id}/actions",
-                        json={"action": action, "version": mine["version"]},
-                        headers=bearer(tokens[seat]),
+                        json={"action": pick(m, rng), "version": m["version"]},
+                        headers=bearer(tokens[s]),
                     )
-                    for action in (a, b)
+                    for s, m in zip(seats, mine, strict=True)
                 )
             )
             codes = sorted(x.status_code for x in answers)
             assert codes == [200, 409], [x.text for x in answers]
             log = (await c.get(f"/api/games/{game_id}/log")).json()
-            assert log["version"] == mine["version"] + 1
+            assert log["version"] == mine[0]["version"] + 1
             winner = next(x for x in answers if x.status_code == 200).json()
             assert winner["version"] == log["version"]
+        if game == "living-forest":
+            assert pairs > 0, "no round raced two different seats"
 
 
 # ---------------------------------------------------------------------- bad input
