@@ -18,8 +18,8 @@ run: $(STAMP)
 	$(VENV)/bin/glade serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
-	$(PY) -m ruff check glade tests benchmarks
-	$(PY) -m ruff format --check glade tests benchmarks
+	$(PY) -m ruff check glade tests benchmarks examples
+	$(PY) -m ruff format --check glade tests benchmarks examples
 
 types: $(STAMP)
 	$(PY) -m mypy
