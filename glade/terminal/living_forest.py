@@ -10,23 +10,18 @@ import secrets
 from typing import Any
 
 from glade.bots import Bot, make_bot
-from glade.core import Action, BadInput, IllegalAction
+from glade.core import Action, IllegalAction
 from glade.living_forest.data import CARD_BY_NAME, CARDS, ELEMENTS, ROCK_BONUS, TREE_BY_ID, TREES
 from glade.living_forest.game import LivingForestGame
 
-SEAT_KINDS = ("you", "random", "greedy")
+from . import common
+
 SHORT = {"sun": "sun", "water": "wat", "plant": "pla", "spiral": "spi", "flower": "flo"}
 
 
 def parse_seats(text: str | None) -> list[str]:
-    """The seat list from ``--seats`` (default: you against the greedy bot)."""
-    names = [s.strip().lower() for s in (text or "you,greedy").split(",") if s.strip()]
-    if not 2 <= len(names) <= 4:
-        raise BadInput("Living Forest needs 2 to 4 seats, e.g. --seats you,greedy")
-    for name in names:
-        if name.split(":", 1)[0] not in SEAT_KINDS:
-            raise BadInput(f"unknown seat {name!r}; use you, random or greedy")
-    return names
+    """The seat list from ``--seats`` (default: you against the greedy bot); any registered bot."""
+    return common.parse_seats(text, "you,greedy", 2, 4)
 
 
 def _elements(values: dict[str, int] | tuple[int, ...]) -> str:

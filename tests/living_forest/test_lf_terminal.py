@@ -43,6 +43,7 @@ def test_end_of_input_quits(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_seat_parsing() -> None:
     assert parse_seats(None) == ["you", "greedy"]
+    assert parse_seats("you,mcts:easy,random") == ["you", "mcts:easy", "random"]
     with pytest.raises(BadInput, match="2 to 4 seats"):
         parse_seats("you")
     with pytest.raises(BadInput, match="unknown seat"):
