@@ -19,13 +19,15 @@ class Action:
 
     type: str
     args: tuple[tuple[str, Any], ...]
-    _key: tuple[str, tuple[tuple[str, Any], ...]]
+    _key: tuple[str, tuple[tuple[str, str, Any], ...]]
 
     def __init__(self, type: str, **args: Any) -> None:
         object.__setattr__(self, "type", type)
         items = tuple(sorted(args.items()))
         object.__setattr__(self, "args", items)
-        object.__setattr__(self, "_key", (type, items))
+        # the key carries each value's type: true is not 1 and 1.0 is not 1 in an action
+        typed = tuple((k, v.__class__.__name__, v) for k, v in items)
+        object.__setattr__(self, "_key", (type, typed))
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError("Action is immutable")

@@ -221,6 +221,8 @@ def test_illegal_json_is_refused_with_a_sentence() -> None:
         ({"type": "take_tokens"}, "needs the field 'space'"),
         ({"type": "take_tokens", "space": 9}, "no space 9"),
         ({"type": "take_tokens", "space": "two"}, "whole number"),
+        ({"type": "take_tokens", "space": True}, "whole number"),
+        ({"type": "take_tokens", "space": 1.0}, "whole number"),
         ({"type": "take_tokens", "space": 1, "x": 1}, "no field 'x'"),
         ({"type": "choose_spirit", "card": "frog"}, "not a Nature's Spirit"),
         ({"type": "place_cube", "card": "dodo", "cell": "0,0"}, "no card 'dodo'"),

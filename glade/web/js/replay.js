@@ -32,11 +32,11 @@ export async function showReplay(root, id) {
       <section class="panel">
         <h1>${esc(t("replay.title", { game: t(`game.${final.view.game}`) }))}</h1>
         <div class="replay-bar">
-          <button type="button" data-go="first" aria-label="${esc(t("replay.first"))}">⏮</button>
-          <button type="button" data-go="prev" aria-label="${esc(t("replay.prev"))}" data-testid="replay-prev">◀</button>
-          <button type="button" data-go="play" aria-label="${esc(timer ? t("replay.pause") : t("replay.play"))}">${timer ? "⏸" : "⏵"}</button>
-          <button type="button" data-go="next" aria-label="${esc(t("replay.next"))}" data-testid="replay-next">▶</button>
-          <button type="button" data-go="last" aria-label="${esc(t("replay.last"))}">⏭</button>
+          <button type="button" data-go="first" aria-label="${esc(t("replay.first"))}">«</button>
+          <button type="button" data-go="prev" aria-label="${esc(t("replay.prev"))}" data-testid="replay-prev">‹</button>
+          <button type="button" data-go="play" aria-label="${esc(timer ? t("replay.pause") : t("replay.play"))}">${timer ? "❚❚" : "▶"}</button>
+          <button type="button" data-go="next" aria-label="${esc(t("replay.next"))}" data-testid="replay-next">›</button>
+          <button type="button" data-go="last" aria-label="${esc(t("replay.last"))}">»</button>
           <input type="range" min="0" max="${views.length - 1}" value="${step}" aria-label="${esc(t("replay.slider"))}" data-testid="replay-slider">
           <span data-testid="replay-count">${step} / ${views.length - 1}</span>
         </div>
