@@ -266,7 +266,7 @@ BAD_BODIES: list[tuple[bytes, int, str]] = [
         "JSON",
     ),
     (b'{"action": {"type": "take_tokens", "space": NaN}, "version": 0}', 422, "space"),
-    (b'{"action": {"type": "take_tokens", "space": true}, "version": 0}', 422, "field types"),
+    (b'{"action": {"type": "take_tokens", "space": true}, "version": 0}', 422, "whole number"),
     (b'{"action": {"type": "take_tokens", "space": [1, [2]]}, "version": 0}', 422, "plain values"),
     (b'{"action": {"type": 7}, "version": 0}', 422, "type"),
     (b'{"action": {"type": "fly_away"}, "version": 0}', 422, ""),
