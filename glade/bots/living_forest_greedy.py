@@ -16,6 +16,7 @@ from __future__ import annotations
 import random
 
 from glade.bots import Budget
+from glade.bots.determinize import determinize_living_forest
 from glade.core import Action, BadInput, Game
 from glade.living_forest.data import CARDS, VARAN
 from glade.living_forest.game import (
@@ -119,14 +120,10 @@ class LivingForestGreedy:
         return A_DRAW if risk <= 0.3 else A_STOP
 
     # ----------------------------------------------------------------- action phase
-    def _blind(self, g: LivingForestGame) -> LivingForestGame:
-        """A copy in which every hidden order (draw stacks, animal stacks) is reshuffled."""
-        sim = g.copy()
-        for pile in sim.decks:
-            self.rng.shuffle(pile)
-        for stack in sim.stacks:
-            self.rng.shuffle(stack)
-        return sim
+    def _blind(self, g: LivingForestGame, seat: int) -> LivingForestGame:
+        """A copy whose hidden orders are re-dealt from what ``seat`` may know (never the true
+        order: the piles are sorted before the shuffle, publicly known tops stay)."""
+        return determinize_living_forest(g, seat, self.rng)
 
     def _finish(self, sim: LivingForestGame, seat: int, round_no: int) -> None:
         """Complete the action in progress greedily, one step at a time."""
@@ -147,7 +144,7 @@ class LivingForestGreedy:
 
     def _action_choice(self, g: LivingForestGame, seat: int, ids: list[int]) -> int:
         round_no = g.round
-        base = self._blind(g)
+        base = self._blind(g, seat)
         best, best_val = ids[0], -1e9
         for code in ids:
             sim = base.copy()

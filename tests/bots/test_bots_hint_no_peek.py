@@ -8,6 +8,7 @@ import glade
 from glade.bots import Budget
 from glade.bots.hint import hint
 from glade.harmonies.game import HarmoniesGame
+from glade.living_forest.game import ACTIONS
 
 
 def test_a_hint_ignores_the_pouch_deck_and_others_spirit_offers() -> None:
@@ -34,3 +35,35 @@ def test_a_living_forest_hint_ignores_the_order_of_draw_stacks() -> None:
     assert twin.decks != state.decks
     budget = Budget(iterations=12)
     assert hint(state, 0, budget, seed=5) == hint(twin, 0, budget, seed=5)
+
+
+def test_living_forest_greedy_ignores_the_order_of_hidden_stacks() -> None:
+    from glade.bots import make_bot
+    from glade.bots.determinize import known_on_top
+
+    rng = random.Random(9)
+    checked = 0
+    for seed in range(8):
+        state = glade.new_game("living-forest", seed=seed, players=2)
+        # play on into an action phase, where the greedy bot looks ahead on a blind copy
+        for _ in range(400):
+            if not state.to_act or (state.phase == ACTIONS and len(state.to_act) == 1):
+                break
+            seat = rng.choice(state.to_act)
+            state.apply_action_id(seat, rng.choice(state.legal_action_ids(seat)))
+        if not state.to_act or len(state.legal_action_ids(state.to_act[0])) < 3:
+            continue
+        seat = state.to_act[0]
+        twin = state.copy()
+        known = known_on_top(state)
+        for s, pile in enumerate(twin.decks):
+            hidden = pile[: len(pile) - min(known[s], len(pile))]
+            random.Random(seed).shuffle(hidden)
+            pile[: len(hidden)] = hidden
+        for stack in twin.stacks:
+            random.Random(seed + 1).shuffle(stack)
+        a = make_bot("greedy", "living-forest", seed=7).choose(state, seat)
+        b = make_bot("greedy", "living-forest", seed=7).choose(twin, seat)
+        assert a == b, seed
+        checked += 1
+    assert checked >= 3
