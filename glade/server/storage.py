@@ -16,6 +16,7 @@ import queue
 import sqlite3
 import threading
 import time
+from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -110,13 +111,13 @@ def default_sqlite_path() -> Path:
     return user_data_path("glade", appauthor=False) / "glade.sqlite3"
 
 
-class _Dialect:
-    """How to open a connection and write placeholders for one database kind."""
+class _Dialect(ABC):
+    """How to open a connection and write parameter markers for one database kind."""
 
     kind: str
 
-    def connect(self) -> Any:
-        raise NotImplementedError
+    @abstractmethod
+    def connect(self) -> Any: ...
 
     def sql(self, text: str) -> str:
         return text
