@@ -257,6 +257,21 @@ def sleepy_choose(
     return choose_actions(state_json, "random", seat, seconds, seed)
 
 
+def play_one_move(
+    c: TestClient | httpx.Client, game_id: str, tokens: list[str | None], rng: random.Random
+) -> None:
+    """The seat to act (the first, if several may) plays one random legal move."""
+    state = c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
+    seat = state["to_act"][0]
+    mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens[seat])).json()
+    r = c.post(
+        f"/api/games/{game_id}/actions",
+        json={"action": pick(mine, rng), "version": mine["version"]},
+        headers=bearer(tokens[seat]),
+    )
+    assert r.status_code == 200, r.text
+
+
 def until_one_seat_acts(
     c: TestClient | httpx.Client, game_id: str, tokens: list[str | None], rng: random.Random
 ) -> int:

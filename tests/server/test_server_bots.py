@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import bearer, make_settings, new_table, pick, sleepy_choose
+from server_support import make_settings, new_table, play_one_move, sleepy_choose
 
 from glade.server import create_app
 from glade.server import tables as tables_module
@@ -26,15 +26,7 @@ def test_a_thinking_bot_does_not_hold_up_other_tables(
         rng = random.Random(4)
         started = time.perf_counter()
         for _ in range(10):
-            state = c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
-            seat = state["to_act"][0]
-            mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens[seat])).json()
-            r = c.post(
-                f"/api/games/{game_id}/actions",
-                json={"action": pick(mine, rng), "version": mine["version"]},
-                headers=bearer(tokens[seat]),
-            )
-            assert r.status_code == 200
+            play_one_move(c, game_id, tokens, rng)
         elapsed = time.perf_counter() - started
         assert elapsed < 1.0, f"10 moves took {elapsed:.2f} s next to a thinking bot"
         assert c.get(f"/api/games/{slow_id}").json()["version"] == 0  # it really was thinking

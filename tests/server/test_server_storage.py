@@ -18,7 +18,7 @@ from server_support import (
     make_settings,
     new_table,
     pg_url,
-    pick,
+    play_one_move,
 )
 
 import glade
@@ -54,15 +54,7 @@ def test_a_restarted_app_rebuilds_every_game_from_snapshots_and_actions(
     with TestClient(create_app(make_settings(db_url, snapshot_every=7))) as c:
         game_id, tokens = new_table(c, game)
         for _ in range(30):  # part of a game: several snapshots plus actions after the last one
-            state = c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
-            seat = state["to_act"][0]
-            mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens[seat])).json()
-            r = c.post(
-                f"/api/games/{game_id}/actions",
-                json={"action": pick(mine, rng), "version": mine["version"]},
-                headers=bearer(tokens[seat]),
-            )
-            assert r.status_code == 200
+            play_one_move(c, game_id, tokens, rng)
         before = c.app.state.tables.rooms[game_id].state.fingerprint()  # type: ignore[attr-defined]
         views = [c.get(f"/api/games/{game_id}", headers=bearer(t)).json() for t in tokens]
         storage = c.app.state.tables.storage  # type: ignore[attr-defined]
