@@ -191,7 +191,9 @@ class LivingForestGame(Game):
     """State of one Living Forest game; see the module docstring."""
 
     game_name = "living-forest"
-    __slots__ = (
+    # the state is these fields: scalars, lists (copied one level deep), and the derived
+    # ``acting``; serialisation walks the first two
+    _SCALARS = (
         "n",
         "phase",
         "round",
@@ -204,10 +206,14 @@ class LivingForestGame(Game):
         "bonus",
         "budget",
         "picked",
-        "pending",
-        "victims",
         "turn_start",
         "draw_start",
+        "frag_supply",
+        "varan_supply",
+    )
+    _LISTS = (
+        "pending",
+        "victims",
         "decks",
         "helps",
         "discards",
@@ -227,12 +233,10 @@ class LivingForestGame(Game):
         "centre",
         "fire_supply",
         "tree_supply",
-        "frag_supply",
-        "varan_supply",
         "taken",
         "winners",
-        "acting",
     )
+    __slots__ = (*_SCALARS, *_LISTS, "acting")
 
     n: int
     phase: int
@@ -394,50 +398,6 @@ class LivingForestGame(Game):
         return g
 
     # ------------------------------------------------------------------ serialisation
-    _SCALARS = (
-        "n",
-        "phase",
-        "round",
-        "first",
-        "cur",
-        "turn_no",
-        "left",
-        "used",
-        "sub",
-        "bonus",
-        "budget",
-        "picked",
-        "turn_start",
-        "draw_start",
-        "frag_supply",
-        "varan_supply",
-    )
-    _LISTS = (
-        "pending",
-        "victims",
-        "decks",
-        "helps",
-        "discards",
-        "hel",
-        "fel",
-        "net",
-        "frags",
-        "pos",
-        "drawing",
-        "fresh",
-        "shuffles",
-        "forests",
-        "fires",
-        "vts",
-        "display",
-        "stacks",
-        "centre",
-        "fire_supply",
-        "tree_supply",
-        "taken",
-        "winners",
-    )
-
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "game": self.game_name,
