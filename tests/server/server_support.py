@@ -7,9 +7,7 @@ import json
 import os
 import random
 import secrets
-import socket
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,6 +19,7 @@ from fastapi.testclient import TestClient
 
 import glade
 from glade.server import Settings, create_app
+from tests.live_server import free_port, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -173,13 +172,6 @@ def replay_history(log: dict[str, Any]) -> glade.Game:
 
 
 # ---------------------------------------------------------------------- a real server process
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class ServerProcess:
     """``python -m glade.server`` in a child process."""
 
@@ -194,39 +186,9 @@ class ServerProcess:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> None:
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "glade.server",
-                "--port",
-                str(self.port),
-                "--db",
-                self.db,
-                "--messages-per-second",
-                "100000",
-                "--max-games-per-client",
-                "10000",
-                "--bot-seconds",
-                "0.05",
-                *self.extra,
-            ],
-            env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise AssertionError(f"the server exited: {err}")
-            try:
-                if httpx.get(self.url + "/openapi.json", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        raise AssertionError("the server did not start in 30 s")
+        args = ["--db", self.db, "--messages-per-second", "100000"]
+        args += ["--max-games-per-client", "10000", "--bot-seconds", "0.05", *self.extra]
+        self.proc = start_server(self.port, args, probe="/openapi.json")
 
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:

@@ -7,13 +7,9 @@ screenshots go to tests/artifacts/ (ignored by git) for a person to look at.
 from __future__ import annotations
 
 import json
-import os
 import random
 import re
-import socket
 import subprocess
-import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +17,7 @@ import httpx
 from playwright.sync_api import Browser, BrowserContext, Page
 
 import glade
+from tests.live_server import free_port, start_server
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -35,38 +32,15 @@ CHROMIUM_ARGS = [
 ]
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 class Server:
     """``python -m glade.server`` on a free port with its own SQLite file."""
 
     def __init__(self, db_path: Path) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        env = dict(os.environ, PYTHONPATH=str(ROOT))
-        args = [sys.executable, "-m", "glade.server", "--port", str(self.port)]
-        args += ["--db", f"sqlite:///{db_path}", "--bot-seconds", "0.05"]
+        args = ["--db", f"sqlite:///{db_path}", "--bot-seconds", "0.05"]
         args += ["--messages-per-second", "1000", "--max-games-per-client", "1000"]
-        self.proc = subprocess.Popen(
-            args, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise AssertionError(f"glade serve exited: {err}")
-            try:
-                if httpx.get(self.url + "/", timeout=1).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                time.sleep(0.1)
-        self.stop()
-        raise AssertionError("glade serve did not answer within 30 s")
+        self.proc = start_server(self.port, args)
 
     def stop(self) -> None:
         if self.proc.poll() is None:
