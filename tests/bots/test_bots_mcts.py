@@ -11,6 +11,7 @@ from glade.bots import Budget
 from glade.bots.catalog import make, names
 from glade.bots.determinize import determinize
 from glade.bots.harmonies_greedy import HarmoniesGreedy
+from glade.bots.harmonies_search import seat_values
 from glade.bots.hint import hint
 from glade.bots.mcts import GenericAdapter, MCTSBot
 from glade.core import BadInput
@@ -139,3 +140,15 @@ def test_hint_ranks_whole_turns_with_expected_outcomes() -> None:
             trial.apply(seat, action)
     with pytest.raises(BadInput, match="turn"):
         hint(game, 1 - seat)
+
+
+def test_harmonies_values_favour_own_points_over_the_opponents() -> None:
+    """The search's value: own points count fully, the best opponent's by a smaller weight."""
+    base = seat_values([80.0, 80.0])
+    assert base[0] == pytest.approx(base[1])
+    own_up = seat_values([90.0, 80.0])[0]
+    rival_down = seat_values([80.0, 70.0])[0]
+    assert base[0] < rival_down < own_up
+    assert seat_values([120.0])[0] == pytest.approx(0.8)
+    assert seat_values([200.0])[0] == 1.0
+    assert all(0.0 < v < 1.0 for v in seat_values([60.0, 140.0, 90.0, 75.0]))
