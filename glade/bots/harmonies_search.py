@@ -92,6 +92,10 @@ class HarmoniesAdapter:
             out = [(c,) for c in state.legal_action_ids(seat)]
         return out
 
+    def final_values(self, state: Game) -> Outcome:
+        assert isinstance(state, HarmoniesGame)
+        return final_values(state)
+
     def rollout(self, state: Game, seat: int, rng: random.Random) -> Outcome:
         assert isinstance(state, HarmoniesGame)
         horizon = 2 * state.players - 1

@@ -86,6 +86,12 @@ def outcome_values(state: Game) -> Outcome:
     return out, scores
 
 
+def final_outcome(adapter: Adapter, game: Game) -> Outcome:
+    """A finished game's outcome as the adapter values it (``final_values``), else by default."""
+    own = getattr(adapter, "final_values", None)
+    return own(game) if own is not None else outcome_values(game)
+
+
 def adapter_for(game: Game) -> Adapter:
     if game.game_name == "harmonies":
         from .harmonies_search import HarmoniesAdapter
@@ -241,7 +247,9 @@ class MCTSBot:
                     self._play(game, seat, move)
                     rng = random.Random(play_seed)
                     values, scores = (
-                        outcome_values(game) if game.is_over else adapter.rollout(game, seat, rng)
+                        final_outcome(adapter, game)
+                        if game.is_over
+                        else adapter.rollout(game, seat, rng)
                     )
                     child = root.children.get(move)
                     if child is None:
@@ -327,7 +335,9 @@ class MCTSBot:
             self._play(game, mover, best)
             path.append(node)
             depth += 1
-        values, scores = outcome_values(game) if game.is_over else adapter.rollout(game, seat, rng)
+        values, scores = (
+            final_outcome(adapter, game) if game.is_over else adapter.rollout(game, seat, rng)
+        )
         for n in path:
             n.visits += 1
             if n is not root:
@@ -349,5 +359,6 @@ __all__ = [
     "MCTSBot",
     "Move",
     "Node",
+    "final_outcome",
     "outcome_values",
 ]

@@ -11,9 +11,9 @@ from glade.bots import Budget
 from glade.bots.catalog import make, names
 from glade.bots.determinize import determinize
 from glade.bots.harmonies_greedy import HarmoniesGreedy
-from glade.bots.harmonies_search import seat_values
+from glade.bots.harmonies_search import HarmoniesAdapter, seat_values
 from glade.bots.hint import hint
-from glade.bots.mcts import GenericAdapter, MCTSBot
+from glade.bots.mcts import GenericAdapter, MCTSBot, final_outcome, outcome_values
 from glade.core import BadInput
 from glade.harmonies.game import HarmoniesGame
 
@@ -152,3 +152,19 @@ def test_harmonies_values_favour_own_points_over_the_opponents() -> None:
     assert seat_values([120.0])[0] == pytest.approx(0.8)
     assert seat_values([200.0])[0] == 1.0
     assert all(0.0 < v < 1.0 for v in seat_values([60.0, 140.0, 90.0, 75.0]))
+
+
+def test_a_finished_harmonies_game_is_valued_like_the_search_leaves() -> None:
+    game = glade.new_game("harmonies", seed=5, players=2)
+    greedy = HarmoniesGreedy(seed=5)
+    while not game.is_over:
+        seat = game.to_act[0]
+        for action in greedy.choose(game, seat):
+            game.apply(seat, action)
+    scores = [float(x) for x in game.result()["scores"]]
+    values, final = final_outcome(HarmoniesAdapter(), game)
+    assert final == scores
+    assert values == seat_values(scores)
+    # a game without its own valuation falls back to win/loss with a margin
+    assert final_outcome(GenericAdapter(), game) == outcome_values(game)
+    assert values != outcome_values(game)[0]
