@@ -22,7 +22,8 @@ from glade.harmonies.data import CARDS as H_CARDS, EMPTY as H_EMPTY, MOUNTAIN_HE
 from glade.harmonies.data import TOP, TREE_HEIGHT, BUILDINGS, F as H_F, W as H_W
 from glade.harmonies.scoring import LANDSCAPE_POINTS, river_points, spirit_points
 from glade.living_forest.data import FLOWER, START_TREE
-from glade.living_forest.game import ACTIONS as LF_ACTIONS, A_MOVE, A_STEAL, OVER as LF_OVER
+from glade.living_forest.game import ACTIONS as LF_ACTIONS, A_MOVE, A_STEAL, A_USE
+from glade.living_forest.game import DRAW as LF_DRAW, OVER as LF_OVER
 
 cdef enum:
     MAX_CELLS = 32
@@ -230,8 +231,8 @@ cdef class HarmoniesKernel(Kernel):
         cdef bint spirit_placed = board.spirit_placed
         if spirit >= 0:
             row[self.o_spirit + spirit - 32] = 1.0
-            row[self.o_spirit_placed] = spirit_placed
-        row[self.o_counts + 1] = board.placed
+            row[self.o_spirit_placed] = <int>spirit_placed
+        row[self.o_counts + 1] = <int>board.placed
         row[self.o_counts + 2] = len(board.cards) + (1 if spirit >= 0 and not spirit_placed else 0)
 
     cdef int groups(self, int* cells, bint* member, int* sizes, int* label) except -1:
@@ -377,15 +378,15 @@ cdef class HarmoniesKernel(Kernel):
             slot += 1
         c[self.c_deck] = len(state.deck)  # the size of the draw pile is public
         k = self.c_flags
-        c[k] = state.took
-        c[k + 1] = state.took_card
-        c[k + 2] = state.discarded
-        c[k + 3] = state.end_triggered
+        c[k] = <int>state.took
+        c[k + 1] = <int>state.took_card
+        c[k + 2] = <int>state.discarded
+        c[k + 3] = <int>state.end_triggered
         k = self.c_counters
         turn = state.turn
         c[k] = turn
         c[k + 1] = turn // self.players + (0 if state.over else 1)
-        c[k + 2] = state.out
+        c[k + 2] = <int>state.out
         c[k + 3] = len(state.discards)
         self.common_stale = False
 
@@ -417,9 +418,15 @@ cdef class LivingForestKernel(Kernel):
     cdef int n_cards, n_trees, n_sub, cell_kinds
     cdef int o_forest, o_forest_elements, o_help_line, o_discard, o_help_elements
     cdef int t_display, t_stacks, t_sacred, t_current, t_victims
-    cdef unsigned int stale
+    cdef unsigned int stale, help_stale
     cdef bint table_stale
-    cdef int round
+    cdef int round, phase
+    # per spirit, from its last full encoding, for the progress counts of a help-line refresh:
+    # different trees planted, fires kept, flowers of the forest (none of these change while
+    # drawing; an end of round or a theft re-encodes every spirit in full)
+    cdef int tree_kinds[MAX_SEATS]
+    cdef int fires_kept[MAX_SEATS]
+    cdef int forest_flowers[MAX_SEATS]
     cdef float[:, ::1] features
 
     def __init__(self, encoder, features, int n_cards, int n_trees, int n_sub):
@@ -450,30 +457,40 @@ cdef class LivingForestKernel(Kernel):
     cpdef void bind(self, object state) except *:
         self.state = state
         self.stale = (1u << self.players) - 1
+        self.help_stale = 0
         self.table_stale = True
         self.round = state.round
+        self.phase = state.phase
 
     cpdef void after(self, int seat, int code) except *:
-        """Mark what move ``code`` of ``seat`` changed (see LivingForestEncoder.after)."""
+        """Mark what move ``code`` of ``seat`` changed (as LivingForestEncoder.after does)."""
         state = self.state
+        cdef bint table_was_stale = self.table_stale
+        cdef int rnd = state.round, phase = state.phase
         self.table_stale = True
-        cdef int rnd = state.round
-        if rnd != self.round or state.phase == LF_OVER or A_STEAL <= code < A_MOVE:
+        if rnd != self.round or phase == LF_OVER or A_STEAL <= code < A_MOVE:
             # an end of round (Onibi, help lines to the discards) or a theft touches every spirit
             self.stale = (1u << self.players) - 1
             self.round = rnd
+        elif self.phase == LF_DRAW:  # a draw, a stop or a fragment: only this spirit's help line
+            self.help_stale |= 1u << seat
+            if code != A_USE and phase == LF_DRAW and not table_was_stale:
+                self.table_stale = False  # (a fragment goes back to the supply: A_USE)
         else:
             self.stale |= 1u << seat
+        self.phase = phase
 
     cdef void refresh(self) except *:
         cdef int s
         if self.state is None:
             raise RuntimeError("the encoder is not bound to a game; call reset(state) first")
-        if self.stale:
+        if self.stale or self.help_stale:
             for s in range(self.players):
                 if self.stale >> s & 1:
                     self.encode_spirit(s)
-            self.stale = 0
+                elif self.help_stale >> s & 1:
+                    self.encode_help(s)
+            self.stale = self.help_stale = 0
         if self.table_stale:
             self.encode_table()
 
@@ -494,7 +511,7 @@ cdef class LivingForestKernel(Kernel):
         p = blk + self.o_forest_elements
         fel = state.fel[s]
         for i in range(5):
-            p[i] = fel[i]
+            p[i] = <int>fel[i]
         p += 5
         memset(p, 0, 12 * sizeof(float))
         p[<int>state.pos[s]] = 1.0
@@ -508,7 +525,18 @@ cdef class LivingForestKernel(Kernel):
         p += 3
         vts = state.vts[s]
         for i in range(3):
-            p[i] = vts[i]
+            p[i] = <int>vts[i]
+        self.tree_kinds[s] = popcount(kinds) + 1 + <int>vts[2]
+        self.fires_kept[s] = fires_total + <int>vts[0]
+        self.forest_flowers[s] = <int>fel[FLOWER] + <int>vts[1]
+        self.encode_help(s)
+
+    cdef void encode_help(self, int s) except *:
+        """What a draw-phase move changes: help line, discard, symbols, piles, progress."""
+        state = self.state
+        cdef float* blk = &self.flat[s * self.block]
+        cdef float* p
+        cdef int i, card, net
         p = blk + self.o_help_line
         memset(p, 0, self.n_cards * sizeof(float))
         for card in state.helps[s]:
@@ -521,19 +549,19 @@ cdef class LivingForestKernel(Kernel):
         p = blk + self.o_help_elements
         hel = state.hel[s]
         for i in range(5):
-            p[i] = hel[i]
-        net = state.net[s]
+            p[i] = <int>hel[i]
+        net = <int>state.net[s]
         p[5] = net if net > 0 else 0
         p[6] = -net if net < 0 else 0
-        p[7] = state.drawing[s]
-        p[8] = state.fresh[s]
+        p[7] = <int>state.drawing[s]
+        p[8] = <int>state.fresh[s]
         p[9] = len(state.decks[s])  # sizes only: the draw stack's order and contents stay hidden
         p[10] = len(discards)
-        p[11] = state.frags[s]
+        p[11] = <int>state.frags[s]
         # progress toward 12, as LivingForestGame.counts: different trees, fires, sacred flowers
-        p[12] = popcount(kinds) + 1 + <int>vts[2]
-        p[13] = fires_total + <int>vts[0]
-        p[14] = <int>hel[FLOWER] + <int>fel[FLOWER] + <int>vts[1]
+        p[12] = self.tree_kinds[s]
+        p[13] = self.fires_kept[s]
+        p[14] = <int>hel[FLOWER] + self.forest_flowers[s]
 
     cdef void encode_table(self) except *:
         state = self.state
@@ -566,8 +594,8 @@ cdef class LivingForestKernel(Kernel):
         for value in state.tree_supply:
             p[0] = value
             p += 1
-        p[0] = state.frag_supply
-        p[1] = state.varan_supply
+        p[0] = <int>state.frag_supply
+        p[1] = <int>state.varan_supply
         p += 2
         for value in state.taken:
             p[0] = value
@@ -575,20 +603,20 @@ cdef class LivingForestKernel(Kernel):
         phase = state.phase
         p[phase] = 1.0
         p += 3
-        p[0] = state.round
+        p[0] = <int>state.round
         p += 1 + 2 * MAX_SEATS  # sacred_tree and current: written per observer (fixup)
         acting = phase == LF_ACTIONS
         if acting:
-            p[0] = state.left
+            p[0] = <int>state.left
             used = state.used
             for i in range(5):
                 p[1 + i] = used >> i & 1
             p += 6
             p[<int>state.sub] = 1.0
             p += self.n_sub
-            p[0] = state.bonus
-            p[1] = state.budget
-            p[2] = state.picked
+            p[0] = <int>state.bonus
+            p[1] = <int>state.budget
+            p[2] = <int>state.picked
             p += 3
             for kind, _extra in state.pending:
                 p[kind] += 1.0
@@ -654,3 +682,24 @@ def step_games(
         k.write(seat, &obs[i, 0])
         legal[i] = game.legal_action_ids(seat)
     return done
+
+
+
+def first_illegal(list codes, signed char[:, ::1] masks):
+    """Check one action per mask row: -2 if an entry is not a plain int, -3 if one is out of
+    range, else the first row whose action its mask forbids, or -1 when every action is legal."""
+    cdef Py_ssize_t i, num = masks.shape[0], n_actions = masks.shape[1]
+    cdef long long code
+    if len(codes) != num:
+        return -2
+    for i in range(num):
+        value = codes[i]
+        if type(value) is not int:
+            return -2
+        code = value
+        if code < 0 or code >= n_actions:
+            return -3
+    for i in range(num):
+        if not masks[i, <Py_ssize_t>codes[i]]:
+            return i
+    return -1

@@ -19,6 +19,8 @@ from pettingzoo import AECEnv
 from glade import IllegalAction, new_game
 from glade.core import BadInput, Game
 
+from . import kernels
+from .kernels import compiled_module, use_compiled
 from .spec import Encoder
 
 REWARDS = ("score_diff", "win_loss", "score")
@@ -110,6 +112,8 @@ class GladeAECEnv(AECEnv):
         self.game: Game | None = None
         self._mask_seat = -1
         self._mask: np.ndarray = np.zeros(encoder.n_actions, dtype=np.int8)
+        compiled = getattr(encoder, "kernel", None) is not None and use_compiled(None)
+        self._legal_mask_of: Any = (compiled_module() if compiled else kernels).legal_mask
 
     def __str__(self) -> str:
         return str(self.metadata["name"])
@@ -145,9 +149,7 @@ class GladeAECEnv(AECEnv):
         """The legal-move mask of ``seat`` now (cached until the next step)."""
         if seat != self._mask_seat:
             assert self.game is not None
-            mask = np.zeros(self.encoder.n_actions, dtype=np.int8)
-            mask[self.game.legal_action_ids(seat)] = 1
-            self._mask = mask
+            self._mask = self._legal_mask_of(self.game.legal_action_ids(seat), self.encoder.n_actions)
             self._mask_seat = seat
         return self._mask
 

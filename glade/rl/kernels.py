@@ -61,6 +61,20 @@ def fill_masks(masks: np.ndarray, legal: list[list[int]]) -> None:
     masks[rows, columns] = 1
 
 
+def first_illegal(codes: list[Any], masks: np.ndarray) -> int:
+    """Check one action per mask row: -2 if an entry is not a plain int, -3 if one is out of
+    range, else the first row whose action its mask forbids, or -1 when every action is legal."""
+    num, n_actions = masks.shape
+    if len(codes) != num or any(type(c) is not int for c in codes):
+        return -2
+    if any(not 0 <= c < n_actions for c in codes):
+        return -3
+    for i, code in enumerate(codes):
+        if not masks[i, code]:
+            return i
+    return -1
+
+
 def step_games(
     games: list[Any],
     encoders: list[Any],
