@@ -25,6 +25,9 @@ from glade.living_forest.data import FLOWER, START_TREE
 from glade.living_forest.game import ACTIONS as LF_ACTIONS, A_MOVE, A_STEAL, A_USE
 from glade.living_forest.game import DRAW as LF_DRAW, OVER as LF_OVER
 
+_empty = np.empty
+_float32 = np.dtype(np.float32)
+
 cdef enum:
     MAX_CELLS = 32
     MAX_SEATS = 4
@@ -65,7 +68,7 @@ cdef class Kernel:
     def observe(self, int seat, out=None):
         """The observation of ``seat``, into ``out`` (a float32 vector) when given, else new."""
         if out is None:
-            out = np.empty(self.size, dtype=np.float32)
+            out = _empty(self.size, _float32)
         cdef float[::1] view
         try:
             view = out

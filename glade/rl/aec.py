@@ -112,8 +112,14 @@ class GladeAECEnv(AECEnv):
         self.game: Game | None = None
         self._mask_seat = -1
         self._mask: np.ndarray = np.zeros(encoder.n_actions, dtype=np.int8)
-        compiled = getattr(encoder, "kernel", None) is not None and use_compiled(None)
-        self._legal_mask_of: Any = (compiled_module() if compiled else kernels).legal_mask
+        self._n_actions = encoder.n_actions
+        # the per-step calls, straight to the encoder's compiled kernel when it has one
+        kernel = getattr(encoder, "kernel", None)
+        self._legal_mask_of: Any = (
+            compiled_module() if kernel is not None and use_compiled(None) else kernels
+        ).legal_mask
+        self._observe_seat: Any = encoder.observe if kernel is None else kernel.observe
+        self._after: Any = encoder.after if kernel is None else kernel.after
 
     def __str__(self) -> str:
         return str(self.metadata["name"])
@@ -145,26 +151,20 @@ class GladeAECEnv(AECEnv):
         self._mask_seat = -1
         self.agent_selection = self.possible_agents[self.game.to_act[0]]
 
-    def _legal_mask(self, seat: int) -> np.ndarray:
-        """The legal-move mask of ``seat`` now (cached until the next step)."""
-        if seat != self._mask_seat:
-            assert self.game is not None
-            self._mask = self._legal_mask_of(self.game.legal_action_ids(seat), self.encoder.n_actions)
-            self._mask_seat = seat
-        return self._mask
-
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if self.game is None:
+        """``agent``'s view now: a fresh observation array and a fresh mask array each call."""
+        game = self.game
+        if game is None:
             raise RuntimeError("call reset() before observe()")
         seat = self._seat.get(agent)
         if seat is None:
             raise KeyError(
                 f"there is no agent {agent!r}; agents are {', '.join(self.possible_agents)}"
             )
-        return {
-            "observation": self.encoder.observe(seat),
-            "action_mask": self._legal_mask(seat).copy(),
-        }
+        if seat != self._mask_seat:  # the legal-move mask, kept until the next step
+            self._mask = self._legal_mask_of(game.legal_action_ids(seat), self._n_actions)
+            self._mask_seat = seat
+        return {"observation": self._observe_seat(seat), "action_mask": self._mask.copy()}
 
     def step(self, action: Any) -> None:
         if self.game is None:
@@ -179,13 +179,16 @@ class GladeAECEnv(AECEnv):
         game = self.game
         if action is None:
             raise IllegalAction(f"{agent} must choose an action: the game is not over")
-        code = action_index(action, self.encoder.n_actions)
-        if not self._legal_mask(seat)[code]:
+        code = action_index(action, self._n_actions)
+        if seat != self._mask_seat:
+            self._mask = self._legal_mask_of(game.legal_action_ids(seat), self._n_actions)
+            self._mask_seat = seat
+        if not self._mask[code]:
             reason = game.why_illegal(seat, code) or "it is not legal now"
             move = game.action_table()[code].to_json()
             raise IllegalAction(f"{agent} cannot play action {code} {move}: {reason}")
         game.apply_action_id(seat, code, checked=True)
-        self.encoder.after(seat, code)
+        self._after(seat, code)
         self._mask_seat = -1
         self._cumulative_rewards[agent] = 0.0
         if game.is_over:
