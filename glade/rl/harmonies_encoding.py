@@ -289,6 +289,8 @@ class HarmoniesEncoder(Encoder):
         else:  # end_turn: refills, counters; the turn's scores are settled
             if not self._common_stale:
                 self._end_turn_common(state)
+            else:  # the next observation encodes the whole table afresh
+                self._emptied_slots.clear()
             self._score_stale.add(seat)
 
     def _end_turn_common(self, state: HarmoniesGame) -> None:
@@ -400,7 +402,7 @@ class HarmoniesEncoder(Encoder):
             state.out,
             len(state.discards),
         )
-        self._emptied_slots.clear()
+        # (slots emptied this turn stay listed: the end of the turn refills them)
         self._common_stale = False
 
     def _refresh(self) -> None:

@@ -22,8 +22,8 @@ import numpy as np
 from glade import IllegalAction, new_game
 from glade.core import BadInput, Game
 
-from .aec import check_reward, final_rewards
 from . import kernels
+from .aec import check_reward, final_rewards
 from .encoders import make_encoder
 from .kernels import compiled_module, use_compiled
 from .spec import Encoder
@@ -115,8 +115,11 @@ class VectorGames:
         """
         if not self.games:
             raise RuntimeError("call reset() before step()")
-        codes = actions if type(actions) is list else None
-        bad = -2 if codes is None else self._k.first_illegal(codes, self._masks)
+        codes: list[Any] = []
+        bad = -2
+        if type(actions) is list:  # the common case, checked in one compiled pass
+            codes = actions
+            bad = self._k.first_illegal(codes, self._masks)
         if bad == -2:  # not a plain list of ints: through numpy
             acts = np.asarray(actions)
             if acts.shape != (self.num_games,) or not np.issubdtype(acts.dtype, np.integer):
@@ -132,7 +135,6 @@ class VectorGames:
             seat = int(self._seats[bad])
             reason = self.games[bad].why_illegal(seat, code) or "it is not legal now"
             raise IllegalAction(f"game {bad}: seat {seat} cannot play action {code}: {reason}")
-        assert codes is not None
         rewards = np.zeros((self.num_games, self.players), dtype=np.float32)
         dones = np.zeros(self.num_games, dtype=bool)
         # a fresh buffer for this step's observations: every row is written below
