@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -35,6 +36,10 @@ def test_the_compiled_kernels_are_built_and_used_by_default(
     )
     compiled = kernels.compiled_module()
     assert compiled.__file__ is not None and not compiled.__file__.endswith(".py")
+    source = Path(kernels.__file__).with_name("_kernels.pyx")
+    assert Path(compiled.__file__).stat().st_mtime >= source.stat().st_mtime, (
+        f"{compiled.__file__} is older than {source.name}: rebuild it (`pip install -e .`)"
+    )
     assert isinstance(HarmoniesEncoder(2).kernel, compiled.HarmoniesKernel)
     assert isinstance(LivingForestEncoder(3).kernel, compiled.LivingForestKernel)
     runner = VectorGames("living-forest", num_games=2, players=2)
