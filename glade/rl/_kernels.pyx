@@ -22,7 +22,7 @@ from glade.harmonies.data import CARDS as H_CARDS, EMPTY as H_EMPTY, MOUNTAIN_HE
 from glade.harmonies.data import TOP, TREE_HEIGHT, BUILDINGS, F as H_F, W as H_W
 from glade.harmonies.scoring import LANDSCAPE_POINTS, river_points, spirit_points
 from glade.living_forest.data import FLOWER, START_TREE
-from glade.living_forest.game import ACTIONS as LF_ACTIONS, A_MOVE, A_STEAL, A_USE
+from glade.living_forest.game import ACTIONS as LF_ACTIONS, A_FIRE, A_MOVE, A_STEAL, A_USE
 from glade.living_forest.game import DRAW as LF_DRAW, OVER as LF_OVER
 
 _empty = np.empty
@@ -479,8 +479,10 @@ cdef class LivingForestKernel(Kernel):
             self.help_stale |= 1u << seat
             if code != A_USE and phase == LF_DRAW and not table_was_stale:
                 self.table_stale = False  # (a fragment goes back to the supply: A_USE)
-        else:
+        elif A_FIRE <= code < A_STEAL or code >= A_MOVE:  # a fire kept, a move, a tree planted
             self.stale |= 1u << seat
+        else:  # choosing, attracting, finishing a step or the turn: the help part only
+            self.help_stale |= 1u << seat
         self.phase = phase
 
     cdef void refresh(self) except *:
