@@ -67,6 +67,8 @@ cdef class Kernel:
 
     def observe(self, int seat, out=None):
         """The observation of ``seat``, into ``out`` (a float32 vector) when given, else new."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat}: seats are 0 to {self.players - 1}")
         if out is None:
             out = _empty(self.size, _float32)
         cdef float[::1] view
@@ -168,6 +170,8 @@ cdef class HarmoniesKernel(Kernel):
 
     cpdef void after(self, int seat, int code) except *:
         """Mark what move ``code`` of ``seat`` changed (see HarmoniesEncoder.after)."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat}: seats are 0 to {self.players - 1}")
         cdef unsigned int bit = 1u << seat
         self.common_stale = True
         if code < self.PLACE:
@@ -467,7 +471,11 @@ cdef class LivingForestKernel(Kernel):
 
     cpdef void after(self, int seat, int code) except *:
         """Mark what move ``code`` of ``seat`` changed (as LivingForestEncoder.after does)."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat}: seats are 0 to {self.players - 1}")
         state = self.state
+        if state is None:
+            raise RuntimeError("the encoder is not bound to a game; call reset(state) first")
         cdef bint table_was_stale = self.table_stale
         cdef int rnd = state.round, phase = state.phase
         self.table_stale = True

@@ -224,3 +224,19 @@ def test_aec_observations_are_fresh_and_identical_compiled_or_not(
             slow.step(action)
             steps += 1
         assert steps > 50 and not slow.agents
+
+
+def test_the_kernels_refuse_a_seat_that_is_not_in_the_game() -> None:
+    for encoder in (HarmoniesEncoder(2, compiled=True), LivingForestEncoder(3, compiled=True)):
+        state = glade.new_game(encoder.game_name, seed=1, **encoder.options)
+        encoder.reset(state)
+        before = encoder.observe(0)
+        for seat in (-1, encoder.players, 31):
+            with pytest.raises(ValueError, match="there is no seat"):
+                encoder.observe(seat)
+            with pytest.raises(ValueError, match="there is no seat"):
+                encoder.after(seat, 0)
+        assert encoder.observe(0).tobytes() == before.tobytes()
+    unbound = LivingForestEncoder(2, compiled=True)
+    with pytest.raises(RuntimeError, match="reset"):
+        unbound.observe(0)
