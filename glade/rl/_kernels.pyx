@@ -425,7 +425,7 @@ cdef class LivingForestKernel(Kernel):
     cdef int n_cards, n_trees, n_sub, cell_kinds
     cdef int o_forest, o_forest_elements, o_help_line, o_discard, o_help_elements
     cdef int t_display, t_stacks, t_sacred, t_current, t_victims
-    cdef unsigned int stale, help_stale
+    cdef unsigned int stale, help_stale, piles_stale
     cdef bint table_stale
     cdef int round, phase
     # per spirit, from its last full encoding, for the progress counts of a help-line refresh:
@@ -464,7 +464,7 @@ cdef class LivingForestKernel(Kernel):
     cpdef void bind(self, object state) except *:
         self.state = state
         self.stale = (1u << self.players) - 1
-        self.help_stale = 0
+        self.help_stale = self.piles_stale = 0
         self.table_stale = True
         self.round = state.round
         self.phase = state.phase
@@ -489,21 +489,25 @@ cdef class LivingForestKernel(Kernel):
                 self.table_stale = False  # (a fragment goes back to the supply: A_USE)
         elif A_FIRE <= code < A_STEAL or code >= A_MOVE:  # a fire kept, a move, a tree planted
             self.stale |= 1u << seat
-        else:  # choosing, attracting, finishing a step or the turn: the help part only
-            self.help_stale |= 1u << seat
+        else:  # choosing, attracting, finishing a step or the turn: the help line and the
+            # discard stay as they are (they change only while drawing and at the end of a
+            # round); the draw stack's size (attracted cards) and the fragments may change
+            self.piles_stale |= 1u << seat
         self.phase = phase
 
     cdef void refresh(self) except *:
         cdef int s
         if self.state is None:
             raise RuntimeError("the encoder is not bound to a game; call reset(state) first")
-        if self.stale or self.help_stale:
+        if self.stale or self.help_stale or self.piles_stale:
             for s in range(self.players):
                 if self.stale >> s & 1:
                     self.encode_spirit(s)
                 elif self.help_stale >> s & 1:
                     self.encode_help(s)
-            self.stale = self.help_stale = 0
+                elif self.piles_stale >> s & 1:
+                    self.encode_piles(s)
+            self.stale = self.help_stale = self.piles_stale = 0
         if self.table_stale:
             self.encode_table()
 
@@ -543,6 +547,13 @@ cdef class LivingForestKernel(Kernel):
         self.fires_kept[s] = fires_total + <int>vts[0]
         self.forest_flowers[s] = <int>fel[FLOWER] + <int>vts[1]
         self.encode_help(s)
+
+    cdef void encode_piles(self, int s) except *:
+        """What an action-phase move that keeps the forest part may change: the draw stack's
+        size and the fire fragments held."""
+        cdef float* p = &self.flat[s * self.block + self.o_help_elements]
+        p[9] = len(self.state.decks[s])
+        p[11] = <int>self.state.frags[s]
 
     cdef void encode_help(self, int s) except *:
         """What a draw-phase move changes: help line, discard, symbols, piles, progress."""
