@@ -434,6 +434,11 @@ cdef class LivingForestKernel(Kernel):
     cdef int tree_kinds[MAX_SEATS]
     cdef int fires_kept[MAX_SEATS]
     cdef int forest_flowers[MAX_SEATS]
+    # the discard list each spirit's discard segment was counted from, and its length then:
+    # while drawing a discard only grows (a fragment sends a card back) or is replaced by a new
+    # empty list (a reshuffle), so an unchanged (list, length) pair means unchanged counts
+    cdef list discard_lists
+    cdef Py_ssize_t discard_lens[MAX_SEATS]
     cdef float[:, ::1] features
 
     def __init__(self, encoder, features, int n_cards, int n_trees, int n_sub):
@@ -465,6 +470,7 @@ cdef class LivingForestKernel(Kernel):
         self.state = state
         self.stale = (1u << self.players) - 1
         self.help_stale = self.piles_stale = 0
+        self.discard_lists = [None] * MAX_SEATS
         self.table_stale = True
         self.round = state.round
         self.phase = state.phase
@@ -546,6 +552,7 @@ cdef class LivingForestKernel(Kernel):
         self.tree_kinds[s] = popcount(kinds) + 1 + <int>vts[2]
         self.fires_kept[s] = fires_total + <int>vts[0]
         self.forest_flowers[s] = <int>fel[FLOWER] + <int>vts[1]
+        self.discard_lists[s] = None  # count the discard afresh
         self.encode_help(s)
 
     cdef void encode_piles(self, int s) except *:
@@ -565,11 +572,15 @@ cdef class LivingForestKernel(Kernel):
         memset(p, 0, self.n_cards * sizeof(float))
         for card in state.helps[s]:
             p[card] += 1.0
-        p = blk + self.o_discard
-        memset(p, 0, self.n_cards * sizeof(float))
         discards = state.discards[s]
-        for card in discards:
-            p[card] += 1.0
+        cdef Py_ssize_t size = len(discards)
+        if discards is not self.discard_lists[s] or size != self.discard_lens[s]:
+            p = blk + self.o_discard
+            memset(p, 0, self.n_cards * sizeof(float))
+            for card in discards:
+                p[card] += 1.0
+            self.discard_lists[s] = discards
+            self.discard_lens[s] = size
         p = blk + self.o_help_elements
         hel = state.hel[s]
         for i in range(5):
@@ -580,7 +591,7 @@ cdef class LivingForestKernel(Kernel):
         p[7] = <int>state.drawing[s]
         p[8] = <int>state.fresh[s]
         p[9] = len(state.decks[s])  # sizes only: the draw stack's order and contents stay hidden
-        p[10] = len(discards)
+        p[10] = size
         p[11] = <int>state.frags[s]
         # progress toward 12, as LivingForestGame.counts: different trees, fires, sacred flowers
         p[12] = self.tree_kinds[s]
