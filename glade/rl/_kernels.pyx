@@ -434,6 +434,10 @@ cdef class LivingForestKernel(Kernel):
     cdef int tree_kinds[MAX_SEATS]
     cdef int fires_kept[MAX_SEATS]
     cdef int forest_flowers[MAX_SEATS]
+    # each spirit's forest as one kind per cell (the flat vector leaves its forest segment
+    # unused): an observation writes the 15 one-hot entries of a forest instead of copying its
+    # 210 floats, which halves the memory a 4-player observation reads
+    cdef unsigned char kinds[MAX_SEATS][15]
     # the discard list each spirit's discard segment was counted from, and its length then:
     # while drawing a discard only grows (a fragment sends a card back) or is replaced by a new
     # empty list (a reshuffle), so an unchanged (list, length) pair means unchanged counts
@@ -454,6 +458,8 @@ cdef class LivingForestKernel(Kernel):
         self.cell_kinds = n_trees + 2
         s = encoder._s
         self.o_forest = s["forest"]
+        if self.o_forest != 0 or s["forest_elements"] != 15 * self.cell_kinds:
+            raise ValueError("the kernel expects each spirit block to open with its forest")
         self.o_forest_elements = s["forest_elements"]
         self.o_help_line = s["help_line"]
         self.o_discard = s["discard"]
@@ -523,11 +529,9 @@ cdef class LivingForestKernel(Kernel):
         cdef float* p
         cdef int i, t, kind, card, net, kinds = 0, trees, fires_total
         cdef int value
-        memset(blk + self.o_forest, 0, 15 * self.cell_kinds * sizeof(float))
         i = 0
         for t in state.forests[s]:
-            kind = 1 if t == START_TREE else (0 if t < 0 else t + 2)
-            blk[self.o_forest + i * self.cell_kinds + kind] = 1.0
+            self.kinds[s][i] = 1 if t == START_TREE else (0 if t < 0 else t + 2)
             if 0 <= t < START_TREE:
                 kinds |= 1 << t
             i += 1
@@ -656,6 +660,26 @@ cdef class LivingForestKernel(Kernel):
             for kind, _extra in state.pending:
                 p[kind] += 1.0
         self.table_stale = False
+
+    cdef void write(self, int seat, float* out) except *:
+        """As Kernel.write, with each forest written from its kinds (see ``kinds``)."""
+        self.refresh()
+        cdef float* flat = &self.flat[0]
+        cdef float* dst
+        cdef int k, s, c, forest = 15 * self.cell_kinds, rest = self.block - forest
+        for k in range(self.players):
+            s = (seat + k) % self.players
+            dst = out + k * self.block
+            memset(dst, 0, forest * sizeof(float))
+            for c in range(15):
+                dst[c * self.cell_kinds + self.kinds[s][c]] = 1.0
+            memcpy(dst + forest, flat + s * self.block + forest, rest * sizeof(float))
+        memcpy(
+            out + self.boards_size,
+            flat + self.boards_size,
+            (self.size - self.boards_size) * sizeof(float),
+        )
+        self.fixup(seat, out)
 
     cdef void fixup(self, int seat, float* out) except *:
         state = self.state
