@@ -2,9 +2,10 @@
 
 ``pip install -e .`` builds ``glade/rl/_kernels.pyx`` (Cython) into ``glade.rl._kernels``; the
 encoders, the AEC environment and the batched runner use it when it is there. Without it (or with
-``GLADE_RL_PURE=1`` in the environment, or ``compiled=False`` given to an encoder) the pure-Python
-code below and in the encoders runs instead and produces byte-identical observations and masks,
-only slower. ``COMPILED`` says whether the compiled module was found.
+``GLADE_RL_PURE=1`` in the environment, or ``compiled=False`` given to an encoder or to
+``VectorGames``) the pure-Python code below and in the encoders runs instead and produces
+byte-identical observations and masks, only slower. ``COMPILED`` says whether the compiled module
+was found.
 """
 
 from __future__ import annotations

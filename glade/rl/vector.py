@@ -42,7 +42,9 @@ class VectorGames:
     ) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
             raise BadInput("num_games must be a whole number of at least 1")
-        self.compiled = use_compiled(None)
+        # compiled=True/False picks the compiled kernels or the pure-Python code (default: the
+        # kernels whenever they are built, see glade.rl.kernels)
+        self.compiled = use_compiled(options.pop("compiled", None))
         self.encoders: list[Encoder] = [
             make_encoder(game, **options, compiled=self.compiled) for _ in range(num_games)
         ]

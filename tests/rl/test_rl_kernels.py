@@ -53,6 +53,9 @@ def test_the_pure_python_path_can_be_chosen(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("GLADE_RL_PURE", "1")
     assert make_encoder("living-forest", players=2).kernel is None  # type: ignore[attr-defined]
     assert not VectorGames("harmonies", num_games=1, players=1).compiled
+    monkeypatch.delenv("GLADE_RL_PURE")
+    assert not VectorGames("harmonies", num_games=1, players=1, compiled=False).compiled
+    assert VectorGames("living-forest", num_games=1, compiled=True).compiled
 
 
 def _pair(game: str, options: dict[str, Any]) -> tuple[Any, Any]:
