@@ -762,3 +762,12 @@ def first_illegal(list codes, signed char[:, ::1] masks):
         if not masks[i, <Py_ssize_t>codes[i]]:
             return i
     return -1
+
+
+def is_legal(list ids, Py_ssize_t code):
+    """Whether ``code`` is one of the legal move indices ``ids``."""
+    cdef Py_ssize_t value
+    for value in ids:
+        if value == code:
+            return True
+    return False

@@ -110,14 +110,14 @@ class GladeAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(encoder.n_actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self.game: Game | None = None
-        self._mask_seat = -1
-        self._mask: np.ndarray = np.zeros(encoder.n_actions, dtype=np.int8)
+        self._legal_seat = -1  # whose legal moves _legal lists (-1: none, until the next step)
+        self._legal: list[int] = []
         self._n_actions = encoder.n_actions
         # the per-step calls, straight to the encoder's compiled kernel when it has one
         kernel = getattr(encoder, "kernel", None)
-        self._legal_mask_of: Any = (
-            compiled_module() if kernel is not None and use_compiled(None) else kernels
-        ).legal_mask
+        k = compiled_module() if kernel is not None and use_compiled(None) else kernels
+        self._legal_mask_of: Any = k.legal_mask
+        self._is_legal: Any = k.is_legal
         self._observe_seat: Any = encoder.observe if kernel is None else kernel.observe
         self._after: Any = encoder.after if kernel is None else kernel.after
 
@@ -148,7 +148,7 @@ class GladeAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._mask_seat = -1
+        self._legal_seat = -1
         self.agent_selection = self.possible_agents[self.game.to_act[0]]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -161,10 +161,13 @@ class GladeAECEnv(AECEnv):
             raise KeyError(
                 f"there is no agent {agent!r}; agents are {', '.join(self.possible_agents)}"
             )
-        if seat != self._mask_seat:  # the legal-move mask, kept until the next step
-            self._mask = self._legal_mask_of(game.legal_action_ids(seat), self._n_actions)
-            self._mask_seat = seat
-        return {"observation": self._observe_seat(seat), "action_mask": self._mask.copy()}
+        if seat != self._legal_seat:  # the legal moves, kept until the next step
+            self._legal = game.legal_action_ids(seat)
+            self._legal_seat = seat
+        return {
+            "observation": self._observe_seat(seat),
+            "action_mask": self._legal_mask_of(self._legal, self._n_actions),
+        }
 
     def step(self, action: Any) -> None:
         if self.game is None:
@@ -180,16 +183,16 @@ class GladeAECEnv(AECEnv):
         if action is None:
             raise IllegalAction(f"{agent} must choose an action: the game is not over")
         code = action_index(action, self._n_actions)
-        if seat != self._mask_seat:
-            self._mask = self._legal_mask_of(game.legal_action_ids(seat), self._n_actions)
-            self._mask_seat = seat
-        if not self._mask[code]:
+        if seat != self._legal_seat:
+            self._legal = game.legal_action_ids(seat)
+            self._legal_seat = seat
+        if not self._is_legal(self._legal, code):
             reason = game.why_illegal(seat, code) or "it is not legal now"
             move = game.action_table()[code].to_json()
             raise IllegalAction(f"{agent} cannot play action {code} {move}: {reason}")
         game.apply_action_id(seat, code, checked=True)
         self._after(seat, code)
-        self._mask_seat = -1
+        self._legal_seat = -1
         self._cumulative_rewards[agent] = 0.0
         if game.is_over:
             result = game.result()

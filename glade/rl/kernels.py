@@ -54,6 +54,11 @@ def legal_mask(ids: list[int], n_actions: int) -> np.ndarray:
     return mask
 
 
+def is_legal(ids: list[int], code: int) -> bool:
+    """Whether ``code`` is one of the legal move indices ``ids``."""
+    return code in ids
+
+
 def fill_masks(masks: np.ndarray, legal: list[list[int]]) -> None:
     """Row ``i`` of ``masks`` becomes the mask of the indices in ``legal[i]``."""
     masks.fill(0)

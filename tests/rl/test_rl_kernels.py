@@ -127,6 +127,8 @@ def test_masks_and_action_checks_equal_the_python_ones() -> None:
             ids = sorted(rng.sample(range(n), rng.randint(0, min(n, 40))))
             got = compiled.legal_mask(ids, n)
             assert got.dtype == np.int8 and got.tobytes() == kernels.legal_mask(ids, n).tobytes()
+            for code in (0, n - 1, rng.randrange(n), *ids[:3]):
+                assert compiled.is_legal(ids, code) is kernels.is_legal(ids, code) is (code in ids)
         legal = [sorted(rng.sample(range(n), rng.randint(1, min(n, 20)))) for _ in range(9)]
         a = np.full((9, n), 7, dtype=np.int8)
         b = np.full((9, n), 7, dtype=np.int8)
