@@ -14,6 +14,7 @@ buffer. It reads nothing a seat may not see: draw stacks, the pouch and the anim
 their sizes (the pouch by its public colour counts).
 """
 
+from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 from libc.string cimport memcpy, memset
 
 import numpy as np
@@ -26,7 +27,9 @@ from glade.living_forest.game import ACTIONS as LF_ACTIONS, A_FIRE, A_MOVE, A_ST
 from glade.living_forest.game import DRAW as LF_DRAW, OVER as LF_OVER
 
 _empty = np.empty
+_zeros = np.zeros
 _float32 = np.dtype(np.float32)
+_int8 = np.dtype(np.int8)
 
 cdef enum:
     MAX_CELLS = 32
@@ -69,8 +72,15 @@ cdef class Kernel:
         """The observation of ``seat``, into ``out`` (a float32 vector) when given, else new."""
         if not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat}: seats are 0 to {self.players - 1}")
-        if out is None:
+        cdef Py_buffer buf
+        if out is None:  # a new array of our own: its buffer is known to be contiguous float32
             out = _empty(self.size, _float32)
+            PyObject_GetBuffer(out, &buf, PyBUF_WRITABLE)
+            try:
+                self.write(seat, <float*>buf.buf)
+            finally:
+                PyBuffer_Release(&buf)
+            return out
         cdef float[::1] view
         try:
             view = out
@@ -694,11 +704,19 @@ cdef class LivingForestKernel(Kernel):
 # ====================================================================== masks and the runner
 def legal_mask(ids, int n_actions):
     """A fresh int8 mask of ``n_actions`` entries, 1 at each index in ``ids``."""
-    mask = np.zeros(n_actions, dtype=np.int8)
-    cdef signed char[::1] m = mask
+    mask = _zeros(n_actions, _int8)
+    cdef Py_buffer buf
     cdef Py_ssize_t code
-    for code in ids:
-        m[code] = 1
+    cdef signed char* m
+    PyObject_GetBuffer(mask, &buf, PyBUF_WRITABLE)  # a new int8 array of our own
+    m = <signed char*>buf.buf
+    try:
+        for code in ids:
+            if not 0 <= code < n_actions:
+                raise IndexError(f"action {code} is outside 0..{n_actions - 1}")
+            m[code] = 1
+    finally:
+        PyBuffer_Release(&buf)
     return mask
 
 
