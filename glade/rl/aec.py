@@ -64,6 +64,14 @@ def final_rewards(result: dict[str, Any], reward: str) -> list[float]:
 
 def action_index(action: Any, n_actions: int) -> int:
     """The action as a plain int in range, or IllegalAction saying why it is not one."""
+    kind = type(action)
+    if kind is int or kind is np.int64:  # the usual cases, quickly (bool is not int's type)
+        code = int(action)
+        if not 0 <= code < n_actions:
+            raise IllegalAction(
+                f"there is no action {code}: actions are numbered 0 to {n_actions - 1}"
+            )
+        return code
     if isinstance(action, (bool, np.bool_)):
         raise IllegalAction(f"an action is an index from 0 to {n_actions - 1}, not {action!r}")
     try:
