@@ -448,6 +448,12 @@ cdef class LivingForestKernel(Kernel):
     # unused): an observation writes the 15 one-hot entries of a forest instead of copying its
     # 210 floats, which halves the memory a 4-player observation reads
     cdef unsigned char kinds[MAX_SEATS][15]
+    # the bound game's lists, read once at bind(): LivingForestGame changes these in place and
+    # never rebinds them (only new(), copy() and loading make them, each for a new game object);
+    # the per-seat lists inside them are read afresh. The byte-identical tests against the
+    # Python encoder (which reads every field afresh) would catch an engine that rebinds one.
+    cdef list forests, helps, discards, decks, hel, fel, net, frags, pos, drawing, fresh
+    cdef list fires, vts, display, stacks, centre, fire_supply, tree_supply, pending
     # the discard list each spirit's discard segment was counted from, and its length then:
     # while drawing a discard only grows (a fragment sends a card back) or is replaced by a new
     # empty list (a reshuffle), so an unchanged (list, length) pair means unchanged counts
@@ -484,6 +490,25 @@ cdef class LivingForestKernel(Kernel):
 
     cpdef void bind(self, object state) except *:
         self.state = state
+        self.forests = state.forests
+        self.helps = state.helps
+        self.discards = state.discards
+        self.decks = state.decks
+        self.hel = state.hel
+        self.fel = state.fel
+        self.net = state.net
+        self.frags = state.frags
+        self.pos = state.pos
+        self.drawing = state.drawing
+        self.fresh = state.fresh
+        self.fires = state.fires
+        self.vts = state.vts
+        self.display = state.display
+        self.stacks = state.stacks
+        self.centre = state.centre
+        self.fire_supply = state.fire_supply
+        self.tree_supply = state.tree_supply
+        self.pending = state.pending
         self.stale = (1u << self.players) - 1
         self.help_stale = self.piles_stale = 0
         self.discard_lists = [None] * MAX_SEATS
@@ -540,27 +565,27 @@ cdef class LivingForestKernel(Kernel):
         cdef int i, t, kind, card, net, kinds = 0, trees, fires_total
         cdef int value
         i = 0
-        for t in state.forests[s]:
+        for t in self.forests[s]:
             self.kinds[s][i] = 1 if t == START_TREE else (0 if t < 0 else t + 2)
             if 0 <= t < START_TREE:
                 kinds |= 1 << t
             i += 1
         p = blk + self.o_forest_elements
-        fel = state.fel[s]
+        fel = self.fel[s]
         for i in range(5):
             p[i] = <int>fel[i]
         p += 5
         memset(p, 0, 12 * sizeof(float))
-        p[<int>state.pos[s]] = 1.0
+        p[<int>self.pos[s]] = 1.0
         p += 12
-        fires = state.fires[s]
+        fires = self.fires[s]
         fires_total = 0
         for i in range(3):
             value = fires[i]
             p[i] = value
             fires_total += value
         p += 3
-        vts = state.vts[s]
+        vts = self.vts[s]
         for i in range(3):
             p[i] = <int>vts[i]
         self.tree_kinds[s] = popcount(kinds) + 1 + <int>vts[2]
@@ -573,8 +598,8 @@ cdef class LivingForestKernel(Kernel):
         """What an action-phase move that keeps the forest part may change: the draw stack's
         size and the fire fragments held."""
         cdef float* p = &self.flat[s * self.block + self.o_help_elements]
-        p[9] = len(self.state.decks[s])
-        p[11] = <int>self.state.frags[s]
+        p[9] = len(self.decks[s])
+        p[11] = <int>self.frags[s]
 
     cdef void encode_help(self, int s) except *:
         """What a draw-phase move changes: help line, discard, symbols, piles, progress."""
@@ -584,9 +609,9 @@ cdef class LivingForestKernel(Kernel):
         cdef int i, card, net
         p = blk + self.o_help_line
         memset(p, 0, self.n_cards * sizeof(float))
-        for card in state.helps[s]:
+        for card in self.helps[s]:
             p[card] += 1.0
-        discards = state.discards[s]
+        discards = self.discards[s]
         cdef Py_ssize_t size = len(discards)
         if discards is not self.discard_lists[s] or size != self.discard_lens[s]:
             p = blk + self.o_discard
@@ -596,17 +621,17 @@ cdef class LivingForestKernel(Kernel):
             self.discard_lists[s] = discards
             self.discard_lens[s] = size
         p = blk + self.o_help_elements
-        hel = state.hel[s]
+        hel = self.hel[s]
         for i in range(5):
             p[i] = <int>hel[i]
-        net = <int>state.net[s]
+        net = <int>self.net[s]
         p[5] = net if net > 0 else 0
         p[6] = -net if net < 0 else 0
-        p[7] = <int>state.drawing[s]
-        p[8] = <int>state.fresh[s]
-        p[9] = len(state.decks[s])  # sizes only: the draw stack's order and contents stay hidden
+        p[7] = <int>self.drawing[s]
+        p[8] = <int>self.fresh[s]
+        p[9] = len(self.decks[s])  # sizes only: the draw stack's order and contents stay hidden
         p[10] = size
-        p[11] = <int>state.frags[s]
+        p[11] = <int>self.frags[s]
         # progress toward 12, as LivingForestGame.counts: different trees, fires, sacred flowers
         p[12] = self.tree_kinds[s]
         p[13] = self.fires_kept[s]
@@ -620,7 +645,7 @@ cdef class LivingForestKernel(Kernel):
         cdef bint acting
         p = t + self.t_display
         i = 0
-        for card in state.display:
+        for card in self.display:
             if card >= 0:
                 memcpy(p + i * 10, &self.features[card, 0], 10 * sizeof(float))
             else:
@@ -628,19 +653,19 @@ cdef class LivingForestKernel(Kernel):
             i += 1
         p = t + self.t_stacks
         memset(p, 0, (self.size - self.boards_size - self.t_stacks) * sizeof(float))
-        for st in state.stacks:
+        for st in self.stacks:
             p[0] = len(st)
             p += 1
         total = 0
-        for value in state.centre:
+        for value in self.centre:
             p[value - 2] += 1.0
             total += value
         p[3] = total
         p += 4
-        for value in state.fire_supply:
+        for value in self.fire_supply:
             p[0] = value
             p += 1
-        for value in state.tree_supply:
+        for value in self.tree_supply:
             p[0] = value
             p += 1
         p[0] = <int>state.frag_supply
@@ -667,7 +692,7 @@ cdef class LivingForestKernel(Kernel):
             p[1] = <int>state.budget
             p[2] = <int>state.picked
             p += 3
-            for kind, _extra in state.pending:
+            for kind, _extra in self.pending:
                 p[kind] += 1.0
         self.table_stale = False
 
