@@ -10,7 +10,8 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-$(STAMP): pyproject.toml | $(VENV)/bin/python
+# the install also compiles the RL kernels (setup.py, glade/rl/_kernels.pyx) in place
+$(STAMP): pyproject.toml setup.py glade/rl/_kernels.pyx | $(VENV)/bin/python
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 

@@ -19,6 +19,8 @@ from pettingzoo import AECEnv
 from glade import IllegalAction, new_game
 from glade.core import BadInput, Game
 
+from . import kernels
+from .kernels import compiled_module, use_compiled
 from .spec import Encoder
 
 REWARDS = ("score_diff", "win_loss", "score")
@@ -62,6 +64,14 @@ def final_rewards(result: dict[str, Any], reward: str) -> list[float]:
 
 def action_index(action: Any, n_actions: int) -> int:
     """The action as a plain int in range, or IllegalAction saying why it is not one."""
+    kind = type(action)
+    if kind is int or kind is np.int64:  # the usual cases, quickly (bool is not int's type)
+        code = int(action)
+        if not 0 <= code < n_actions:
+            raise IllegalAction(
+                f"there is no action {code}: actions are numbered 0 to {n_actions - 1}"
+            )
+        return code
     if isinstance(action, (bool, np.bool_)):
         raise IllegalAction(f"an action is an index from 0 to {n_actions - 1}, not {action!r}")
     try:
@@ -108,8 +118,16 @@ class GladeAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(encoder.n_actions) for a in self.possible_agents}
         self._rng = np.random.default_rng()
         self.game: Game | None = None
-        self._mask_seat = -1
-        self._mask: np.ndarray = np.zeros(encoder.n_actions, dtype=np.int8)
+        self._legal_seat = -1  # whose legal moves _legal lists (-1: none, until the next step)
+        self._legal: list[int] = []
+        self._n_actions = encoder.n_actions
+        # the per-step calls, straight to the encoder's compiled kernel when it has one
+        kernel = getattr(encoder, "kernel", None)
+        k = compiled_module() if kernel is not None and use_compiled(None) else kernels
+        self._legal_mask_of: Any = k.legal_mask
+        self._is_legal: Any = k.is_legal
+        self._observe_seat: Any = encoder.observe if kernel is None else kernel.observe
+        self._after: Any = encoder.after if kernel is None else kernel.after
 
     def __str__(self) -> str:
         return str(self.metadata["name"])
@@ -138,30 +156,25 @@ class GladeAECEnv(AECEnv):
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self._mask_seat = -1
+        self._legal_seat = -1
         self.agent_selection = self.possible_agents[self.game.to_act[0]]
 
-    def _legal_mask(self, seat: int) -> np.ndarray:
-        """The legal-move mask of ``seat`` now (cached until the next step)."""
-        if seat != self._mask_seat:
-            assert self.game is not None
-            mask = np.zeros(self.encoder.n_actions, dtype=np.int8)
-            mask[self.game.legal_action_ids(seat)] = 1
-            self._mask = mask
-            self._mask_seat = seat
-        return self._mask
-
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        if self.game is None:
+        """``agent``'s view now: a fresh observation array and a fresh mask array each call."""
+        game = self.game
+        if game is None:
             raise RuntimeError("call reset() before observe()")
         seat = self._seat.get(agent)
         if seat is None:
             raise KeyError(
                 f"there is no agent {agent!r}; agents are {', '.join(self.possible_agents)}"
             )
+        if seat != self._legal_seat:  # the legal moves, kept until the next step
+            self._legal = game.legal_action_ids(seat)
+            self._legal_seat = seat
         return {
-            "observation": self.encoder.observe(seat),
-            "action_mask": self._legal_mask(seat).copy(),
+            "observation": self._observe_seat(seat),
+            "action_mask": self._legal_mask_of(self._legal, self._n_actions),
         }
 
     def step(self, action: Any) -> None:
@@ -177,14 +190,17 @@ class GladeAECEnv(AECEnv):
         game = self.game
         if action is None:
             raise IllegalAction(f"{agent} must choose an action: the game is not over")
-        code = action_index(action, self.encoder.n_actions)
-        if not self._legal_mask(seat)[code]:
+        code = action_index(action, self._n_actions)
+        if seat != self._legal_seat:
+            self._legal = game.legal_action_ids(seat)
+            self._legal_seat = seat
+        if not self._is_legal(self._legal, code):
             reason = game.why_illegal(seat, code) or "it is not legal now"
             move = game.action_table()[code].to_json()
             raise IllegalAction(f"{agent} cannot play action {code} {move}: {reason}")
         game.apply_action_id(seat, code, checked=True)
-        self.encoder.after(seat, code)
-        self._mask_seat = -1
+        self._after(seat, code)
+        self._legal_seat = -1
         self._cumulative_rewards[agent] = 0.0
         if game.is_over:
             result = game.result()

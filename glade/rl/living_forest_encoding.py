@@ -9,6 +9,8 @@ size) or of the face-down animal stacks (only their sizes).
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from glade.core import Game
@@ -36,6 +38,7 @@ from glade.living_forest.game import (
     LivingForestGame,
 )
 
+from .kernels import compiled_module, use_compiled
 from .spec import ActionRange, Encoder, Layout, Segment
 
 N_CARDS = len(CARDS.names)
@@ -129,11 +132,15 @@ def _table_layout(start: int) -> Layout:
 
 
 class LivingForestEncoder(Encoder):
-    """Observation encoder for one Living Forest configuration (2-4 players)."""
+    """Observation encoder for one Living Forest configuration (2-4 players).
+
+    ``compiled`` picks the compiled kernel (True), the pure-Python code (False) or the kernel
+    whenever it is built (None); both give byte-identical observations.
+    """
 
     game_name = "living-forest"
 
-    def __init__(self, players: int = 2) -> None:
+    def __init__(self, players: int = 2, compiled: bool | None = None) -> None:
         probe = LivingForestGame.new(0, {"players": players})  # validates the player count
         self.options = dict(probe.options)
         self.players = probe.n
@@ -170,10 +177,18 @@ class LivingForestEncoder(Encoder):
         self._table_stale = True
         self._round = -1
         self._phase = -1
-        self._forest_keys: list[tuple[int, ...]] = [()] * self.players
-        self._help_keys: list[tuple[int, ...]] = [()] * self.players
-        self._discard_keys: list[tuple[int, ...]] = [()] * self.players
-        self._display_key: tuple[int, ...] = ()
+        # what each cached segment was encoded from; None: not encoded for the bound game yet
+        self._forest_keys: list[tuple[int, ...] | None] = [None] * self.players
+        self._help_keys: list[tuple[int, ...] | None] = [None] * self.players
+        self._discard_keys: list[tuple[int, ...] | None] = [None] * self.players
+        self._display_key: tuple[int, ...] | None = None
+        self.kernel: Any = (
+            compiled_module().LivingForestKernel(
+                self, CARD_FEATURES, N_CARDS, N_TREES, len(SUB_NAMES)
+            )
+            if use_compiled(compiled)
+            else None
+        )
 
     def action_ranges(self) -> list[ActionRange]:
         moves = 12 - self.players
@@ -205,18 +220,25 @@ class LivingForestEncoder(Encoder):
         if state.options != self.options:
             raise ValueError(f"this encoder is for {self.options}, not {state.options}")
         self._state = state
+        if self.kernel is not None:
+            self.kernel.bind(state)
+            return
         self._stale = set(range(self.players))
         self._table_stale = True
         self._round = state.round
         self._phase = state.phase
-        self._forest_keys = [()] * self.players
-        self._help_keys = [()] * self.players
-        self._discard_keys = [()] * self.players
-        self._display_key = ()
+        self._forest_keys = [None] * self.players
+        self._help_keys = [None] * self.players
+        self._discard_keys = [None] * self.players
+        self._display_key = None
 
     def after(self, seat: int, code: int) -> None:
+        if self.kernel is not None:
+            self.kernel.after(seat, code)
+            return
         state = self._state
         assert state is not None
+        table_was_stale = self._table_stale
         self._table_stale = True
         if state.round != self._round or state.phase == OVER or A_STEAL <= code < A_MOVE:
             # an end of round (Onibi, help lines to the discards) or a theft touches every spirit
@@ -225,8 +247,8 @@ class LivingForestEncoder(Encoder):
         elif self._phase == DRAW:  # a draw, a stop or a fragment: only this spirit's help line
             if seat not in self._stale:
                 self._encode_help(seat)
-            if code != A_USE and state.phase == DRAW:  # a fragment goes back to the supply
-                self._table_stale = False
+            if code != A_USE and state.phase == DRAW and not table_was_stale:
+                self._table_stale = False  # (a fragment goes back to the supply: A_USE)
         else:
             self._stale.add(seat)
         self._phase = state.phase
@@ -335,6 +357,9 @@ class LivingForestEncoder(Encoder):
         state = self._state
         if state is None:
             raise RuntimeError("the encoder is not bound to a game; call reset(state) first")
+        if self.kernel is not None:
+            result: np.ndarray = self.kernel.observe(seat, out)
+            return result
         if self._stale:
             for s in self._stale:
                 self._encode_spirit(s)

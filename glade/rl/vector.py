@@ -8,11 +8,13 @@ Row ``i`` of ``obs``/``masks`` is game ``i`` seen by the seat that acts there no
 ``runner.legal[i]`` lists the same legal moves as ``masks[i]``, for policies that sample from lists.
 A finished game hands out its final rewards (``rewards[i, seat]``, one column per seat), sets
 ``dones[i]`` and is replaced at once by a new game, whose first observation is the one returned.
+
+Every array returned is fresh (the runner never writes into it again). The per-step work (moves,
+observations, masks) runs in the compiled kernels when they are built (``glade.rl.kernels``).
 """
 
 from __future__ import annotations
 
-import itertools
 from typing import Any
 
 import numpy as np
@@ -20,8 +22,10 @@ import numpy as np
 from glade import IllegalAction, new_game
 from glade.core import BadInput, Game
 
+from . import kernels
 from .aec import check_reward, final_rewards
 from .encoders import make_encoder
+from .kernels import compiled_module, use_compiled
 from .spec import Encoder
 
 
@@ -38,7 +42,18 @@ class VectorGames:
     ) -> None:
         if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
             raise BadInput("num_games must be a whole number of at least 1")
-        self.encoders: list[Encoder] = [make_encoder(game, **options) for _ in range(num_games)]
+        # compiled=True/False picks the compiled kernels or the pure-Python code (default: the
+        # kernels whenever they are built, see glade.rl.kernels)
+        self.compiled = use_compiled(options.pop("compiled", None))
+        self.encoders: list[Encoder] = [
+            make_encoder(game, **options, compiled=self.compiled) for _ in range(num_games)
+        ]
+        # what steps the games: the encoders' compiled kernels, or the encoders themselves
+        self._workers: list[Any] = [
+            enc.kernel if self.compiled else enc  # type: ignore[attr-defined]
+            for enc in self.encoders
+        ]
+        self._k: Any = compiled_module() if self.compiled else kernels
         first = self.encoders[0]
         self.game_name = first.game_name
         self.options = dict(first.options)
@@ -79,12 +94,7 @@ class VectorGames:
         self.legal[i] = game.legal_action_ids(seat)
 
     def _build_masks(self) -> None:
-        legal = self.legal
-        masks = self._masks
-        masks.fill(0)
-        columns = np.fromiter(itertools.chain.from_iterable(legal), dtype=np.intp)
-        rows = np.repeat(self._rows, [len(ids) for ids in legal])
-        masks[rows, columns] = 1
+        self._k.fill_masks(self._masks, self.legal)
 
     def reset(self, seed: int | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Start every game afresh; returns copies of (observations, masks, acting seats)."""
@@ -107,40 +117,52 @@ class VectorGames:
         """
         if not self.games:
             raise RuntimeError("call reset() before step()")
-        acts = np.asarray(actions)
-        if acts.shape != (self.num_games,) or not np.issubdtype(acts.dtype, np.integer):
-            raise IllegalAction(f"step needs one whole-number action per game ({self.num_games})")
-        if ((acts < 0) | (acts >= self.n_actions)).any():
+        codes: list[Any] = []
+        bad = -2
+        if type(actions) is list:  # the common case, checked in one compiled pass
+            codes = actions
+            bad = self._k.first_illegal(codes, self._masks)
+        if bad == -2:  # not a plain list of ints: through numpy
+            acts = np.asarray(actions)
+            if acts.shape != (self.num_games,) or not np.issubdtype(acts.dtype, np.integer):
+                raise IllegalAction(
+                    f"step needs one whole-number action per game ({self.num_games})"
+                )
+            codes = acts.tolist()
+            bad = self._k.first_illegal(codes, self._masks)
+        if bad == -3:
             raise IllegalAction(f"actions are numbered 0 to {self.n_actions - 1}")
-        ok = self._masks[self._rows, acts]
-        if not ok.all():
-            i = int(np.flatnonzero(ok == 0)[0])
-            code = int(acts[i])
-            seat = int(self._seats[i])
-            reason = self.games[i].why_illegal(seat, code) or "it is not legal now"
-            raise IllegalAction(f"game {i}: seat {seat} cannot play action {code}: {reason}")
+        if bad >= 0:
+            code = codes[bad]
+            seat = int(self._seats[bad])
+            reason = self.games[bad].why_illegal(seat, code) or "it is not legal now"
+            raise IllegalAction(f"game {bad}: seat {seat} cannot play action {code}: {reason}")
         rewards = np.zeros((self.num_games, self.players), dtype=np.float32)
         dones = np.zeros(self.num_games, dtype=bool)
-        codes = acts.tolist()
-        seats = self._seats.tolist()
-        for i in range(self.num_games):
+        # a fresh buffer for this step's observations: every row is written below
+        self._obs = np.empty((self.num_games, self.obs_size), dtype=np.float32)
+        finished = self._k.step_games(
+            self.games,
+            self._workers,
+            codes,
+            self._seats.tolist(),
+            self._obs,
+            self._seats,
+            self.legal,
+        )
+        for i in finished:
             game = self.games[i]
-            code = codes[i]
-            seat = seats[i]
-            game.apply_action_id(seat, code, checked=True)
-            self.encoders[i].after(seat, code)
-            if game.is_over:
-                result = game.result()
-                rewards[i] = final_rewards(result, self.reward_mode)
-                dones[i] = True
-                self.finished.append(
-                    {
-                        "seed": int(self.seeds[i]),
-                        "scores": result["scores"],
-                        "winners": result["winners"],
-                    }
-                )
-                self._start(i)
+            result = game.result()
+            rewards[i] = final_rewards(result, self.reward_mode)
+            dones[i] = True
+            self.finished.append(
+                {
+                    "seed": int(self.seeds[i]),
+                    "scores": result["scores"],
+                    "winners": result["winners"],
+                }
+            )
+            self._start(i)
             self._fill(i)
         self._build_masks()
-        return self._obs.copy(), self._masks.copy(), self._seats.copy(), rewards, dones
+        return self._obs, self._masks.copy(), self._seats.copy(), rewards, dones

@@ -1,0 +1,816 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled per-step work of the RL encoders, the legal masks and the batched runner.
+
+Built by ``pip install -e .`` (setup.py ``ext_modules``). Every function and kernel here has a
+pure-Python twin, used when this module is not built, that produces byte-identical arrays:
+the encoders' own Python code (``harmonies_encoding.py``, ``living_forest_encoding.py``) and
+``glade/rl/kernels_py.py``. ``tests/rl/test_rl_kernels.py`` compares the two on thousands of
+random steps of both games.
+
+A kernel holds the canonical encoding of one game (board blocks by absolute seat, then the shared
+table), re-encodes from the engine's public fields only what the moves since the last observation
+may have changed, and writes a seat's observation (its own block first) straight into a float32
+buffer. It reads nothing a seat may not see: draw stacks, the pouch and the animal deck only by
+their sizes (the pouch by its public colour counts).
+"""
+
+from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
+from libc.string cimport memcpy, memset
+
+import numpy as np
+
+from glade.harmonies.data import CARDS as H_CARDS, EMPTY as H_EMPTY, MOUNTAIN_HEIGHT, STACKS
+from glade.harmonies.data import TOP, TREE_HEIGHT, BUILDINGS, F as H_F, W as H_W
+from glade.harmonies.scoring import LANDSCAPE_POINTS, river_points, spirit_points
+from glade.living_forest.data import FLOWER, START_TREE
+from glade.living_forest.game import ACTIONS as LF_ACTIONS, A_FIRE, A_MOVE, A_STEAL, A_USE
+from glade.living_forest.game import DRAW as LF_DRAW, OVER as LF_OVER
+
+_empty = np.empty
+_zeros = np.zeros
+_float32 = np.dtype(np.float32)
+_int8 = np.dtype(np.int8)
+
+cdef enum:
+    MAX_CELLS = 32
+    MAX_SEATS = 4
+
+
+cdef class Kernel:
+    """The canonical encoding of one bound game and the copy of a seat's view out of it."""
+
+    cdef object state
+    cdef float[::1] flat
+    cdef readonly int size
+    cdef int players, block, boards_size
+
+    cdef void refresh(self) except *:
+        pass
+
+    cdef void fixup(self, int seat, float* out) except *:
+        pass
+
+    cpdef void bind(self, object state) except *:
+        raise NotImplementedError
+
+    cpdef void after(self, int seat, int code) except *:
+        raise NotImplementedError
+
+    cdef void write(self, int seat, float* out) except *:
+        """The observation of ``seat``: its own block first, then the following seats, then the
+        shared table, then the entries that depend on who looks."""
+        self.refresh()
+        cdef float* flat = &self.flat[0]
+        cdef int cut = seat * self.block
+        cdef int total = self.boards_size
+        memcpy(out, flat + cut, (total - cut) * sizeof(float))
+        memcpy(out + total - cut, flat, cut * sizeof(float))
+        memcpy(out + total, flat + total, (self.size - total) * sizeof(float))
+        self.fixup(seat, out)
+
+    def observe(self, int seat, out=None):
+        """The observation of ``seat``, into ``out`` (a float32 vector) when given, else new."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat}: seats are 0 to {self.players - 1}")
+        cdef Py_buffer buf
+        if out is None:  # a new array of our own: its buffer is known to be contiguous float32
+            out = _empty(self.size, _float32)
+            PyObject_GetBuffer(out, &buf, PyBUF_WRITABLE)
+            try:
+                self.write(seat, <float*>buf.buf)
+            finally:
+                PyBuffer_Release(&buf)
+            return out
+        cdef float[::1] view
+        try:
+            view = out
+        except (ValueError, TypeError):  # not a contiguous float32 buffer: write through a copy
+            tmp = np.empty(self.size, dtype=np.float32)
+            view = tmp
+            self.write(seat, &view[0])
+            out[:] = tmp
+            return out
+        if view.shape[0] != self.size:
+            raise ValueError(f"the observation buffer holds {view.shape[0]} values, not {self.size}")
+        self.write(seat, &view[0])
+        return out
+
+
+# ====================================================================== Harmonies
+cdef class HarmoniesKernel(Kernel):
+    cdef int n, cells_len, o_held, o_cubes, o_done, o_spirit, o_spirit_placed, o_offer
+    cdef int o_score, o_counts, c_hand, c_pouch, c_row, c_deck, c_flags, c_counters
+    cdef int PLACE, CARD, CUBE, SPIRIT, DISCARD, END
+    cdef bint live_scores, side_a
+    cdef unsigned int cells_stale, cards_stale, score_stale
+    cdef bint common_stale
+    cdef Py_ssize_t pouch_len
+    cdef float pouch_counts[6]
+    cdef float[:, ::1] planes
+    cdef int bits[MAX_CELLS]
+    cdef int neigh[MAX_CELLS][6]
+    cdef int tree_pts[16]
+    cdef int mountain_pts[16]
+    cdef bint building[16]
+    cdef int top[16]
+    cdef int[:, ::1] animal_pts
+    cdef object layout
+
+    def __init__(self, encoder):
+        cdef int i, j
+        self.flat = encoder._flat
+        self.size = encoder.size
+        self.players = encoder.players
+        self.block = encoder.block
+        self.boards_size = encoder.boards_size
+        self.n = encoder.n
+        if self.n > MAX_CELLS:
+            raise ValueError(f"a board of {self.n} cells is larger than the kernel's {MAX_CELLS}")
+        self.layout = encoder.layout
+        self.side_a = encoder.layout.side == "A"
+        self.cells_len = encoder._cells_len
+        self.o_held = encoder._held
+        self.o_cubes = encoder._cubes
+        self.o_done = encoder._done
+        self.o_spirit = encoder._spirit
+        self.o_spirit_placed = encoder._spirit_placed
+        self.o_offer = encoder._offer
+        self.o_score = encoder._score
+        self.o_counts = encoder._counts
+        c = encoder._c
+        self.c_hand = c["hand"]
+        self.c_pouch = c["pouch"]
+        self.c_row = c["row"]
+        self.c_deck = c["deck"]
+        self.c_flags = c["flags"]
+        self.c_counters = c["counters"]
+        sp = encoder.space
+        self.PLACE, self.CARD, self.CUBE = sp.PLACE, sp.CARD, sp.CUBE
+        self.SPIRIT, self.DISCARD, self.END = sp.SPIRIT, sp.DISCARD, sp.END
+        self.live_scores = encoder.live_scores
+        self.planes = np.ascontiguousarray(encoder_cell_planes(), dtype=np.float32)
+        for i in range(self.n):
+            self.bits[i] = encoder.layout.bits[i]
+            neighbours = encoder.layout.neighbours[i]
+            for j in range(6):
+                self.neigh[i][j] = neighbours[j] if j < len(neighbours) else -1
+        for i in range(16):
+            self.tree_pts[i] = self.mountain_pts[i] = 0
+            self.building[i] = False
+            self.top[i] = -1
+        for i in range(len(STACKS)):
+            if i in TREE_HEIGHT:
+                self.tree_pts[i] = LANDSCAPE_POINTS[TREE_HEIGHT[i]]
+            if i in MOUNTAIN_HEIGHT:
+                self.mountain_pts[i] = LANDSCAPE_POINTS[MOUNTAIN_HEIGHT[i]]
+            self.building[i] = i in BUILDINGS
+            self.top[i] = TOP[i]
+        pts = np.zeros((len(H_CARDS), 8), dtype=np.intc)
+        for i, card in enumerate(H_CARDS):
+            for j, value in enumerate(card.points):
+                pts[i, j + 1] = value
+        self.animal_pts = pts
+        self.state = None
+
+    cpdef void bind(self, object state) except *:
+        self.state = state
+        self.cells_stale = self.cards_stale = self.score_stale = (1u << self.players) - 1
+        self.common_stale = True
+        self.pouch_len = -1
+
+    cpdef void after(self, int seat, int code) except *:
+        """Mark what move ``code`` of ``seat`` changed (see HarmoniesEncoder.after)."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat}: seats are 0 to {self.players - 1}")
+        cdef unsigned int bit = 1u << seat
+        self.common_stale = True
+        if code < self.PLACE:
+            return
+        if code < self.CARD:  # place_token
+            self.cells_stale |= bit
+            if self.live_scores:
+                self.score_stale |= bit
+        elif code < self.CUBE:  # take_card
+            self.cards_stale |= bit
+        elif code < self.SPIRIT:  # place_cube
+            self.cells_stale |= bit
+            self.cards_stale |= bit
+            if self.live_scores:
+                self.score_stale |= bit
+        elif code < self.DISCARD:  # choose_spirit
+            self.cards_stale |= bit
+        elif code >= self.END:  # end_turn: the turn's score is settled
+            self.score_stale |= bit
+
+    cdef void refresh(self) except *:
+        cdef int s
+        if self.state is None:
+            raise RuntimeError("the encoder is not bound to a game; call reset(state) first")
+        boards = self.state.boards
+        for s in range(self.players):
+            if self.cells_stale >> s & 1:
+                self.encode_cells(s, boards[s])
+            if self.cards_stale >> s & 1:
+                self.encode_cards(s, boards[s])
+            if self.score_stale >> s & 1:
+                self.encode_score(s, boards[s])
+        self.cells_stale = self.cards_stale = self.score_stale = 0
+        if self.common_stale:
+            self.encode_common()
+
+    cdef void encode_cells(self, int s, object board) except *:
+        cdef float* row = &self.flat[s * self.block]
+        cubes = board.cubes
+        # the cube mask has up to 94 bits: test them as two 64-bit halves
+        cdef unsigned long long low = cubes & 0xFFFFFFFFFFFFFFFF, high = cubes >> 64
+        cdef int i, bit, state, empty = 0
+        cells = board.cells
+        for i in range(self.n):
+            state = cells[i]
+            memcpy(row + i * 19, &self.planes[state, 0], 18 * sizeof(float))
+            bit = self.bits[i]
+            row[i * 19 + 18] = (low >> bit) & 1 if bit < 64 else (high >> (bit - 64)) & 1
+            if state == H_EMPTY:
+                empty += 1
+        row[self.o_counts] = empty
+
+    cdef void encode_cards(self, int s, object board) except *:
+        cdef float* row = &self.flat[s * self.block]
+        cdef int card, placed, spirit
+        memset(row + self.o_held, 0, (self.o_score - self.o_held) * sizeof(float))
+        for card, placed in board.cards:
+            row[self.o_held + card] = 1.0
+            row[self.o_cubes + card] = placed
+        for card, placed in board.done:
+            row[self.o_done + card] = 1.0
+            row[self.o_cubes + card] = placed
+        spirit = board.spirit
+        cdef bint spirit_placed = board.spirit_placed
+        if spirit >= 0:
+            row[self.o_spirit + spirit - 32] = 1.0
+            row[self.o_spirit_placed] = <int>spirit_placed
+        row[self.o_counts + 1] = <int>board.placed
+        row[self.o_counts + 2] = len(board.cards) + (1 if spirit >= 0 and not spirit_placed else 0)
+
+    cdef int groups(self, int* cells, bint* member, int* sizes, int* label) except -1:
+        """Connected groups of member cells: their count; each cell's group in ``label``."""
+        cdef int count = 0, i, j, k, top
+        cdef int stack[MAX_CELLS]
+        for i in range(self.n):
+            label[i] = -1
+        for i in range(self.n):
+            if label[i] >= 0 or not member[cells[i]]:
+                continue
+            label[i] = count
+            sizes[count] = 1
+            stack[0] = i
+            top = 1
+            while top:
+                top -= 1
+                k = stack[top]
+                for j in range(6):
+                    if self.neigh[k][j] >= 0 and label[self.neigh[k][j]] < 0 and member[cells[self.neigh[k][j]]]:
+                        label[self.neigh[k][j]] = count
+                        sizes[count] += 1
+                        stack[top] = self.neigh[k][j]
+                        top += 1
+            count += 1
+        return count
+
+    cdef int river(self, int* label, int group) except -1:
+        """Tokens on the longest shortest path inside one blue group (glade.harmonies.scoring)."""
+        cdef int dist[MAX_CELLS]
+        cdef int queue[MAX_CELLS]
+        cdef int best = 0, start, i, j, k, head, tail
+        for start in range(self.n):
+            if label[start] != group:
+                continue
+            for i in range(self.n):
+                dist[i] = -1
+            dist[start] = 0
+            queue[0] = start
+            head, tail = 0, 1
+            while head < tail:
+                k = queue[head]
+                head += 1
+                for j in range(6):
+                    i = self.neigh[k][j]
+                    if i >= 0 and label[i] == group and dist[i] < 0:
+                        dist[i] = dist[k] + 1
+                        if dist[i] > best:
+                            best = dist[i]
+                        queue[tail] = i
+                        tail += 1
+        return best + 1
+
+    cdef void encode_score(self, int s, object board) except *:
+        """The board's score breakdown, as glade.harmonies.scoring.board_breakdown computes it."""
+        cdef int cells[MAX_CELLS]
+        cdef int label[MAX_CELLS]
+        cdef int sizes[MAX_CELLS]
+        cdef bint member[16]
+        cdef int i, j, k, state, colours, count, trees = 0, mountains = 0, buildings = 0
+        cdef int fields = 0, water = 0, animals = 0, spirit_score = 0, card, placed, value
+        py_cells = board.cells
+        for i in range(self.n):
+            cells[i] = py_cells[i]
+        for i in range(self.n):
+            state = cells[i]
+            if self.tree_pts[state]:
+                trees += self.tree_pts[state]
+            elif self.mountain_pts[state]:
+                for j in range(6):
+                    k = self.neigh[i][j]
+                    if k >= 0 and self.mountain_pts[cells[k]]:
+                        mountains += self.mountain_pts[state]
+                        break
+            elif self.building[state]:
+                colours = 0
+                for j in range(6):
+                    k = self.neigh[i][j]
+                    if k >= 0 and cells[k] != H_EMPTY:
+                        colours |= 1 << self.top[cells[k]]
+                if popcount(colours) >= 3:
+                    buildings += 5
+        for i in range(16):
+            member[i] = i == H_F
+        count = self.groups(cells, member, sizes, label)
+        for k in range(count):
+            if sizes[k] >= 2:
+                fields += 5
+        if self.side_a:
+            for i in range(16):
+                member[i] = i == H_W
+            count = self.groups(cells, member, sizes, label)
+            for k in range(count):
+                value = river_points(self.river(label, k))
+                if value > water:
+                    water = value
+        else:
+            for i in range(16):
+                member[i] = i != H_W
+            count = self.groups(cells, member, sizes, label)
+            water = 5 * (count if count > 1 else 1)
+        for card, placed in board.cards:
+            animals += self.animal_pts[card, placed]
+        for card, placed in board.done:
+            animals += self.animal_pts[card, placed]
+        if board.spirit >= 0 and board.spirit_placed:
+            spirit_score = spirit_points(self.layout, py_cells, board.spirit)
+        cdef float* out = &self.flat[s * self.block + self.o_score]
+        out[0] = trees
+        out[1] = mountains
+        out[2] = fields
+        out[3] = buildings
+        out[4] = water
+        out[5] = animals
+        out[6] = spirit_score
+        out[7] = trees + mountains + fields + buildings + water + animals + spirit_score
+
+    cdef void encode_common(self) except *:
+        state = self.state
+        cdef float* c = &self.flat[self.boards_size]
+        cdef int space, color, slot, card, turn, k
+        memset(c, 0, (self.size - self.boards_size) * sizeof(float))
+        space = 0
+        for tokens in state.central:
+            for color in tokens:
+                c[space * 6 + color] += 1.0
+            space += 1
+        for color in state.hand:
+            c[self.c_hand + color] += 1.0
+        pouch = state.pouch
+        if len(pouch) != self.pouch_len:  # the pouch only shrinks: its size keys the counts
+            self.pouch_len = len(pouch)
+            for k in range(6):
+                self.pouch_counts[k] = 0.0
+            for color in pouch:  # colour counts only: the order stays hidden
+                self.pouch_counts[color] += 1.0
+        for k in range(6):
+            c[self.c_pouch + k] = self.pouch_counts[k]
+        slot = 0
+        for card in state.row:
+            if card >= 0:
+                c[self.c_row + slot * 32 + card] = 1.0
+            slot += 1
+        c[self.c_deck] = len(state.deck)  # the size of the draw pile is public
+        k = self.c_flags
+        c[k] = <int>state.took
+        c[k + 1] = <int>state.took_card
+        c[k + 2] = <int>state.discarded
+        c[k + 3] = <int>state.end_triggered
+        k = self.c_counters
+        turn = state.turn
+        c[k] = turn
+        c[k + 1] = turn // self.players + (0 if state.over else 1)
+        c[k + 2] = <int>state.out
+        c[k + 3] = len(state.discards)
+        self.common_stale = False
+
+    cdef void fixup(self, int seat, float* out) except *:
+        cdef int card
+        offer = self.state.boards[seat].offer
+        if offer:  # the seat's own face-down spirits; nobody else's
+            for card in offer:
+                out[self.o_offer + card - 32] = 1.0
+            out[self.boards_size + self.c_flags + 4] = 1.0
+
+
+cdef inline int popcount(int x):
+    cdef int n = 0
+    while x:
+        x &= x - 1
+        n += 1
+    return n
+
+
+def encoder_cell_planes():
+    from glade.rl.harmonies_encoding import CELL_PLANES
+
+    return CELL_PLANES
+
+
+# ====================================================================== Living Forest
+cdef class LivingForestKernel(Kernel):
+    cdef int n_cards, n_trees, n_sub, cell_kinds
+    cdef int o_forest, o_forest_elements, o_help_line, o_discard, o_help_elements
+    cdef int t_display, t_stacks, t_sacred, t_current, t_victims
+    cdef unsigned int stale, help_stale, piles_stale
+    cdef bint table_stale
+    cdef int round, phase
+    # per spirit, from its last full encoding, for the progress counts of a help-line refresh:
+    # different trees planted, fires kept, flowers of the forest (none of these change while
+    # drawing; an end of round or a theft re-encodes every spirit in full)
+    cdef int tree_kinds[MAX_SEATS]
+    cdef int fires_kept[MAX_SEATS]
+    cdef int forest_flowers[MAX_SEATS]
+    # each spirit's forest as one kind per cell (the flat vector leaves its forest segment
+    # unused): an observation writes the 15 one-hot entries of a forest instead of copying its
+    # 210 floats, which halves the memory a 4-player observation reads
+    cdef unsigned char kinds[MAX_SEATS][15]
+    # the bound game's lists, read once at bind(): LivingForestGame changes these in place and
+    # never rebinds them (only new(), copy() and loading make them, each for a new game object);
+    # the per-seat lists inside them are read afresh. The byte-identical tests against the
+    # Python encoder (which reads every field afresh) would catch an engine that rebinds one.
+    cdef list forests, helps, discards, decks, hel, fel, net, frags, pos, drawing, fresh
+    cdef list fires, vts, display, stacks, centre, fire_supply, tree_supply, pending
+    # the discard list each spirit's discard segment was counted from, and its length then:
+    # while drawing a discard only grows (a fragment sends a card back) or is replaced by a new
+    # empty list (a reshuffle), so an unchanged (list, length) pair means unchanged counts
+    cdef list discard_lists
+    cdef Py_ssize_t discard_lens[MAX_SEATS]
+    cdef float[:, ::1] features
+
+    def __init__(self, encoder, features, int n_cards, int n_trees, int n_sub):
+        self.flat = encoder._flat
+        self.size = encoder.size
+        self.players = encoder.players
+        self.block = encoder.block
+        self.boards_size = encoder.boards_size
+        self.features = features
+        self.n_cards = n_cards
+        self.n_trees = n_trees
+        self.n_sub = n_sub
+        self.cell_kinds = n_trees + 2
+        s = encoder._s
+        self.o_forest = s["forest"]
+        if self.o_forest != 0 or s["forest_elements"] != 15 * self.cell_kinds:
+            raise ValueError("the kernel expects each spirit block to open with its forest")
+        self.o_forest_elements = s["forest_elements"]
+        self.o_help_line = s["help_line"]
+        self.o_discard = s["discard"]
+        self.o_help_elements = s["help_elements"]
+        t = encoder._t
+        self.t_display = t["display"]
+        self.t_stacks = t["stacks"]
+        self.t_sacred = t["sacred_tree"]
+        self.t_current = t["current"]
+        self.t_victims = t["victims"]
+        self.state = None
+
+    cpdef void bind(self, object state) except *:
+        self.state = state
+        self.forests = state.forests
+        self.helps = state.helps
+        self.discards = state.discards
+        self.decks = state.decks
+        self.hel = state.hel
+        self.fel = state.fel
+        self.net = state.net
+        self.frags = state.frags
+        self.pos = state.pos
+        self.drawing = state.drawing
+        self.fresh = state.fresh
+        self.fires = state.fires
+        self.vts = state.vts
+        self.display = state.display
+        self.stacks = state.stacks
+        self.centre = state.centre
+        self.fire_supply = state.fire_supply
+        self.tree_supply = state.tree_supply
+        self.pending = state.pending
+        self.stale = (1u << self.players) - 1
+        self.help_stale = self.piles_stale = 0
+        self.discard_lists = [None] * MAX_SEATS
+        self.table_stale = True
+        self.round = state.round
+        self.phase = state.phase
+
+    cpdef void after(self, int seat, int code) except *:
+        """Mark what move ``code`` of ``seat`` changed (as LivingForestEncoder.after does)."""
+        if not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat}: seats are 0 to {self.players - 1}")
+        state = self.state
+        if state is None:
+            raise RuntimeError("the encoder is not bound to a game; call reset(state) first")
+        cdef bint table_was_stale = self.table_stale
+        cdef int rnd = state.round, phase = state.phase
+        self.table_stale = True
+        if rnd != self.round or phase == LF_OVER or A_STEAL <= code < A_MOVE:
+            # an end of round (Onibi, help lines to the discards) or a theft touches every spirit
+            self.stale = (1u << self.players) - 1
+            self.round = rnd
+        elif self.phase == LF_DRAW:  # a draw, a stop or a fragment: only this spirit's help line
+            self.help_stale |= 1u << seat
+            if code != A_USE and phase == LF_DRAW and not table_was_stale:
+                self.table_stale = False  # (a fragment goes back to the supply: A_USE)
+        elif A_FIRE <= code < A_STEAL or code >= A_MOVE:  # a fire kept, a move, a tree planted
+            self.stale |= 1u << seat
+        else:  # choosing, attracting, finishing a step or the turn: the help line and the
+            # discard stay as they are (they change only while drawing and at the end of a
+            # round); the draw stack's size (attracted cards) and the fragments may change
+            self.piles_stale |= 1u << seat
+        self.phase = phase
+
+    cdef void refresh(self) except *:
+        cdef int s
+        if self.state is None:
+            raise RuntimeError("the encoder is not bound to a game; call reset(state) first")
+        if self.stale or self.help_stale or self.piles_stale:
+            for s in range(self.players):
+                if self.stale >> s & 1:
+                    self.encode_spirit(s)
+                elif self.help_stale >> s & 1:
+                    self.encode_help(s)
+                elif self.piles_stale >> s & 1:
+                    self.encode_piles(s)
+            self.stale = self.help_stale = self.piles_stale = 0
+        if self.table_stale:
+            self.encode_table()
+
+    cdef void encode_spirit(self, int s) except *:
+        state = self.state
+        cdef float* blk = &self.flat[s * self.block]
+        cdef float* p
+        cdef int i, t, kind, card, net, kinds = 0, trees, fires_total
+        cdef int value
+        i = 0
+        for t in self.forests[s]:
+            self.kinds[s][i] = 1 if t == START_TREE else (0 if t < 0 else t + 2)
+            if 0 <= t < START_TREE:
+                kinds |= 1 << t
+            i += 1
+        p = blk + self.o_forest_elements
+        fel = self.fel[s]
+        for i in range(5):
+            p[i] = <int>fel[i]
+        p += 5
+        memset(p, 0, 12 * sizeof(float))
+        p[<int>self.pos[s]] = 1.0
+        p += 12
+        fires = self.fires[s]
+        fires_total = 0
+        for i in range(3):
+            value = fires[i]
+            p[i] = value
+            fires_total += value
+        p += 3
+        vts = self.vts[s]
+        for i in range(3):
+            p[i] = <int>vts[i]
+        self.tree_kinds[s] = popcount(kinds) + 1 + <int>vts[2]
+        self.fires_kept[s] = fires_total + <int>vts[0]
+        self.forest_flowers[s] = <int>fel[FLOWER] + <int>vts[1]
+        self.discard_lists[s] = None  # count the discard afresh
+        self.encode_help(s)
+
+    cdef void encode_piles(self, int s) except *:
+        """What an action-phase move that keeps the forest part may change: the draw stack's
+        size and the fire fragments held."""
+        cdef float* p = &self.flat[s * self.block + self.o_help_elements]
+        p[9] = len(self.decks[s])
+        p[11] = <int>self.frags[s]
+
+    cdef void encode_help(self, int s) except *:
+        """What a draw-phase move changes: help line, discard, symbols, piles, progress."""
+        state = self.state
+        cdef float* blk = &self.flat[s * self.block]
+        cdef float* p
+        cdef int i, card, net
+        p = blk + self.o_help_line
+        memset(p, 0, self.n_cards * sizeof(float))
+        for card in self.helps[s]:
+            p[card] += 1.0
+        discards = self.discards[s]
+        cdef Py_ssize_t size = len(discards)
+        if discards is not self.discard_lists[s] or size != self.discard_lens[s]:
+            p = blk + self.o_discard
+            memset(p, 0, self.n_cards * sizeof(float))
+            for card in discards:
+                p[card] += 1.0
+            self.discard_lists[s] = discards
+            self.discard_lens[s] = size
+        p = blk + self.o_help_elements
+        hel = self.hel[s]
+        for i in range(5):
+            p[i] = <int>hel[i]
+        net = <int>self.net[s]
+        p[5] = net if net > 0 else 0
+        p[6] = -net if net < 0 else 0
+        p[7] = <int>self.drawing[s]
+        p[8] = <int>self.fresh[s]
+        p[9] = len(self.decks[s])  # sizes only: the draw stack's order and contents stay hidden
+        p[10] = size
+        p[11] = <int>self.frags[s]
+        # progress toward 12, as LivingForestGame.counts: different trees, fires, sacred flowers
+        p[12] = self.tree_kinds[s]
+        p[13] = self.fires_kept[s]
+        p[14] = <int>hel[FLOWER] + self.forest_flowers[s]
+
+    cdef void encode_table(self) except *:
+        state = self.state
+        cdef float* t = &self.flat[self.boards_size]
+        cdef float* p
+        cdef int i, card, value, total, used, phase, kind
+        cdef bint acting
+        p = t + self.t_display
+        i = 0
+        for card in self.display:
+            if card >= 0:
+                memcpy(p + i * 10, &self.features[card, 0], 10 * sizeof(float))
+            else:
+                memset(p + i * 10, 0, 10 * sizeof(float))
+            i += 1
+        p = t + self.t_stacks
+        memset(p, 0, (self.size - self.boards_size - self.t_stacks) * sizeof(float))
+        for st in self.stacks:
+            p[0] = len(st)
+            p += 1
+        total = 0
+        for value in self.centre:
+            p[value - 2] += 1.0
+            total += value
+        p[3] = total
+        p += 4
+        for value in self.fire_supply:
+            p[0] = value
+            p += 1
+        for value in self.tree_supply:
+            p[0] = value
+            p += 1
+        p[0] = <int>state.frag_supply
+        p[1] = <int>state.varan_supply
+        p += 2
+        for value in state.taken:
+            p[0] = value
+            p += 1
+        phase = state.phase
+        p[phase] = 1.0
+        p += 3
+        p[0] = <int>state.round
+        p += 1 + 2 * MAX_SEATS  # sacred_tree and current: written per observer (fixup)
+        acting = phase == LF_ACTIONS
+        if acting:
+            p[0] = <int>state.left
+            used = state.used
+            for i in range(5):
+                p[1 + i] = used >> i & 1
+            p += 6
+            p[<int>state.sub] = 1.0
+            p += self.n_sub
+            p[0] = <int>state.bonus
+            p[1] = <int>state.budget
+            p[2] = <int>state.picked
+            p += 3
+            for kind, _extra in self.pending:
+                p[kind] += 1.0
+        self.table_stale = False
+
+    cdef void write(self, int seat, float* out) except *:
+        """As Kernel.write, with each forest written from its kinds (see ``kinds``)."""
+        self.refresh()
+        cdef float* flat = &self.flat[0]
+        cdef float* dst
+        cdef int k, s, c, forest = 15 * self.cell_kinds, rest = self.block - forest
+        for k in range(self.players):
+            s = (seat + k) % self.players
+            dst = out + k * self.block
+            memset(dst, 0, forest * sizeof(float))
+            for c in range(15):
+                dst[c * self.cell_kinds + self.kinds[s][c]] = 1.0
+            memcpy(dst + forest, flat + s * self.block + forest, rest * sizeof(float))
+        memcpy(
+            out + self.boards_size,
+            flat + self.boards_size,
+            (self.size - self.boards_size) * sizeof(float),
+        )
+        self.fixup(seat, out)
+
+    cdef void fixup(self, int seat, float* out) except *:
+        state = self.state
+        cdef int n = self.players, base = self.boards_size, victim
+        out[base + self.t_sacred + (<int>state.first - seat + n) % n] = 1.0
+        if state.phase == LF_ACTIONS:
+            out[base + self.t_current + (<int>state.cur - seat + n) % n] = 1.0
+            for victim in state.victims:
+                out[base + self.t_victims + (victim - seat + n) % n] = 1.0
+
+
+# ====================================================================== masks and the runner
+def legal_mask(ids, int n_actions):
+    """A fresh int8 mask of ``n_actions`` entries, 1 at each index in ``ids``."""
+    mask = _zeros(n_actions, _int8)
+    cdef Py_buffer buf
+    cdef Py_ssize_t code
+    cdef signed char* m
+    PyObject_GetBuffer(mask, &buf, PyBUF_WRITABLE)  # a new int8 array of our own
+    m = <signed char*>buf.buf
+    try:
+        for code in ids:
+            if not 0 <= code < n_actions:
+                raise IndexError(f"action {code} is outside 0..{n_actions - 1}")
+            m[code] = 1
+    finally:
+        PyBuffer_Release(&buf)
+    return mask
+
+
+def fill_masks(signed char[:, ::1] masks, list legal):
+    """Row ``i`` of ``masks`` becomes the mask of the indices in ``legal[i]``."""
+    cdef Py_ssize_t i, code
+    memset(&masks[0, 0], 0, masks.shape[0] * masks.shape[1])
+    for i in range(masks.shape[0]):
+        for code in legal[i]:
+            masks[i, code] = 1
+
+
+def step_games(
+    list games,
+    list kernels,
+    list codes,
+    list seats,
+    float[:, ::1] obs,
+    long long[::1] seat_out,
+    list legal,
+):
+    """Apply ``codes[i]`` for ``seats[i]`` in every game; for each game still going, write the
+    acting seat, its observation and its legal moves. Returns the indices of finished games."""
+    cdef Py_ssize_t i, num = len(games)
+    cdef int seat
+    cdef Kernel k
+    done = []
+    for i in range(num):
+        game = games[i]
+        seat = seats[i]
+        code = codes[i]
+        game.apply_action_id(seat, code, True)
+        k = <Kernel?>kernels[i]
+        k.after(seat, code)
+        if game.is_over:
+            done.append(i)
+            continue
+        seat = game.to_act[0]
+        seat_out[i] = seat
+        k.write(seat, &obs[i, 0])
+        legal[i] = game.legal_action_ids(seat)
+    return done
+
+
+
+def first_illegal(list codes, signed char[:, ::1] masks):
+    """Check one action per mask row: -2 if an entry is not a plain int, -3 if one is out of
+    range, else the first row whose action its mask forbids, or -1 when every action is legal."""
+    cdef Py_ssize_t i, num = masks.shape[0], n_actions = masks.shape[1]
+    cdef long long code
+    if len(codes) != num:
+        return -2
+    for i in range(num):
+        value = codes[i]
+        if type(value) is not int:
+            return -2
+        code = value
+        if code < 0 or code >= n_actions:
+            return -3
+    for i in range(num):
+        if not masks[i, <Py_ssize_t>codes[i]]:
+            return i
+    return -1
+
+
+def is_legal(list ids, Py_ssize_t code):
+    """Whether ``code`` is one of the legal move indices ``ids``."""
+    cdef Py_ssize_t value
+    for value in ids:
+        if value == code:
+            return True
+    return False
