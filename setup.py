@@ -5,7 +5,8 @@ from setuptools import Extension, setup
 
 setup(
     ext_modules=cythonize(
-        [Extension("glade.rl._kernels", ["glade/rl/_kernels.pyx"])],
+        # optional: an install without a C compiler still works, on the pure-Python path
+        [Extension("glade.rl._kernels", ["glade/rl/_kernels.pyx"], optional=True)],
         language_level=3,
     )
 )
