@@ -27,7 +27,7 @@ from glade.living_forest.game import DRAW, LivingForestGame
 
 from .determinize import determinize
 from .living_forest_greedy import LivingForestGreedy, evaluate
-from .mcts import Move, Outcome, Ranked, outcome_values
+from .mcts import Move, Outcome, Ranked
 
 ROUNDS_AHEAD = 1  # play-outs stop when this many rounds after the current one are done
 SCALE = 6.0  # evaluation points that make a clear lead
@@ -197,9 +197,7 @@ class LivingForestAdapter:
         if best != 0 and not self._clearly_better(values[best], values[0]):
             order.remove(0)
             order.insert(0, 0)
-        ranked: list[Ranked] = [
-            ((cands[i],), means[i], scores[i] / done, done) for i in order
-        ]
+        ranked: list[Ranked] = [((cands[i],), means[i], scores[i] / done, done) for i in order]
         return ranked, done
 
     @staticmethod
