@@ -25,7 +25,7 @@ import time
 from glade.core import Game
 from glade.living_forest.game import DRAW, LivingForestGame
 
-from .determinize import determinize
+from .determinize import determinize_living_forest
 from .living_forest_greedy import LivingForestGreedy, evaluate
 from .mcts import Move, Outcome, Ranked
 
@@ -107,7 +107,7 @@ class LivingForestAdapter:
     def _greedy_step(self, state: LivingForestGame, seat: int) -> int:
         rng = random.Random(0)
         self.policy.rng = rng
-        sample = determinize(state, seat, rng)  # the policy never sees the true order
+        sample = determinize_living_forest(state, seat, rng)  # the policy never sees the true order
         return state.action_id(self.policy.choose(sample, seat)[0])
 
     def moves(self, state: Game, seat: int, root: bool) -> list[Move]:
@@ -138,7 +138,7 @@ class LivingForestAdapter:
         if len(ids) <= MAX_CANDIDATES or state.phase == DRAW:
             return [anchor] + [c for c in ids if c != anchor]
         rng = random.Random(1)
-        sample = determinize(state, seat, rng)
+        sample = determinize_living_forest(state, seat, rng)
         judge = SamplePolicy()
         judge.rng = rng
         scored = []
@@ -180,7 +180,7 @@ class LivingForestAdapter:
                 break
             if seconds is not None and done > 0 and time.perf_counter() - start >= seconds:
                 break
-            sample = determinize(state, seat, rng)
+            sample = determinize_living_forest(state, seat, rng)
             play_seed = rng.getrandbits(64)
             for i, code in enumerate(cands):
                 g = sample.copy()
