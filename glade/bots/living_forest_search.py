@@ -35,6 +35,7 @@ MAX_STEPS = 4000
 ANCHOR_MARGIN = 0.02  # mean value by which a step must beat the greedy step to replace it
 ANCHOR_Z = 2.0  # ... and by this many standard errors of the paired difference
 MAX_CANDIDATES = 6  # the greedy bot's best steps that are searched (plus the anchor)
+SAFE_NET = 1  # a draw with at most this many solitary symbols showing is not searched
 LEVELS = {"easy": 4, "normal": 16, "hard": 48}  # samples per decision when no budget is given
 
 
@@ -100,9 +101,9 @@ class LivingForestAdapter:
     anchor_margin = ANCHOR_MARGIN
     levels = LEVELS
 
-    def __init__(self, rounds_ahead: int = ROUNDS_AHEAD) -> None:
+    def __init__(self, rounds_ahead: int | None = None) -> None:
         self.policy = LivingForestGreedy(seed=0)
-        self.rounds_ahead = rounds_ahead
+        self.rounds_ahead = ROUNDS_AHEAD if rounds_ahead is None else rounds_ahead
 
     def _greedy_step(self, state: LivingForestGame, seat: int) -> int:
         rng = random.Random(0)
@@ -168,8 +169,9 @@ class LivingForestAdapter:
         assert isinstance(state, LivingForestGame)
         start = time.perf_counter()
         cands = self.candidates(state, seat)
-        if len(cands) == 1:
-            return [((cands[0],), math.nan, math.nan, 0)], 0
+        if len(cands) == 1 or (state.phase == DRAW and state.net[seat] <= SAFE_NET):
+            # one step, or a draw that cannot end the drawing: the greedy step, unsearched
+            return [((c,), math.nan, math.nan, 0) for c in cands], 0
         stop_round = state.round + self.rounds_ahead + 1
         values: list[list[float]] = [[] for _ in cands]
         scores = [0.0] * len(cands)
