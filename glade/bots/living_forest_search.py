@@ -34,9 +34,10 @@ SCALE = 6.0  # evaluation points that make a clear lead
 MAX_STEPS = 4000
 ANCHOR_MARGIN = 0.02  # mean value by which a step must beat the greedy step to replace it
 ANCHOR_Z = 2.0  # ... and by this many standard errors of the paired difference
-MAX_CANDIDATES = 6  # the greedy bot's best steps that are searched (plus the anchor)
+MAX_CANDIDATES = 6  # steps searched at most: the greedy step and its runners-up
 SAFE_NET = 1  # a draw with at most this many solitary symbols showing is not searched
-LEVELS = {"easy": 4, "normal": 16, "hard": 48}  # samples per decision when no budget is given
+# samples per decision: the budget when none is given, and the cap under a time budget
+LEVELS = {"easy": 2, "normal": 12, "hard": 40}
 
 
 def leaf_values(game: LivingForestGame) -> Outcome:

@@ -148,7 +148,9 @@ class MCTSBot:
         start = time.perf_counter()
         flat = getattr(adapter, "search_root", None)
         if flat is not None:  # the adapter searches the root itself (no tree to keep)
-            ranked, done = flat(state, seat, iterations, seconds, self.rng)
+            # a time budget alone is an upper bound: the level still caps the samples
+            cap = iterations if iterations is not None else levels[self.level]
+            ranked, done = flat(state, seat, cap, seconds, self.rng)
             self.root = None
             self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start}
             return list(ranked)

@@ -129,10 +129,13 @@ def test_levels_set_the_samples_and_seconds_bound_the_time() -> None:
         bot = MCTSBot(seed=1, level=level)
         bot.search(game, seat)
         assert bot.last_stats["iterations"] == samples
-    bot = MCTSBot(seed=1)
+    bot = MCTSBot(seed=1, level="hard")
     bot.search(game, seat, Budget(seconds=0.05))
-    assert bot.last_stats["iterations"] >= 1
+    assert 1 <= bot.last_stats["iterations"] < LEVELS["hard"]
     assert bot.last_stats["seconds"] < 1.0
+    bot = MCTSBot(seed=1, level="easy")
+    bot.search(game, seat, Budget(seconds=30.0))  # time alone is a bound: the level caps
+    assert bot.last_stats["iterations"] == LEVELS["easy"]
 
 
 def test_play_outs_stop_at_the_horizon_or_the_end() -> None:
