@@ -148,3 +148,18 @@ def test_play_outs_stop_at_the_horizon_or_the_end() -> None:
     play_out(sim, policy, 10_000)
     assert sim.is_over and sim.winners
     assert game.phase == ACTIONS  # the searched state itself is never touched
+
+
+def test_the_tree_interface_puts_the_greedy_step_first_and_scores_play_outs() -> None:
+    game = _play_until(5, "action", 2)
+    seat = game.to_act[0]
+    adapter = LivingForestAdapter(rounds_ahead=0)
+    moves = adapter.moves(game, seat, True)
+    assert moves[0] == (adapter._greedy_step(game, seat),)
+    assert sorted(m[0] for m in moves) == sorted(game.legal_action_ids(seat))
+    sim = game.copy()
+    values, scores = adapter.rollout(sim, seat, random.Random(3))
+    assert sim.is_over or sim.round == game.round + 1
+    assert all(0.0 <= v <= 1.0 for v in values) and len(scores) == 2
+    if not sim.is_over:
+        assert abs(sum(values) - 1.0) < 1e-9  # two spirits: the gap's sigmoid is symmetric
