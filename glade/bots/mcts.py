@@ -145,12 +145,21 @@ class MCTSBot:
         if state.is_over or seat not in state.to_act:
             raise BadInput(f"seat {seat} has no move to make")
         adapter = self.adapter or adapter_for(state)
-        budget = budget or Budget(iterations=LEVELS[self.level])
+        levels: dict[str, int] = getattr(adapter, "levels", LEVELS)
+        budget = budget or Budget(iterations=levels[self.level])
         seconds = budget.seconds
         iterations = budget.iterations
         if seconds is None and iterations is None:
-            iterations = LEVELS[self.level]
+            iterations = levels[self.level]
         start = time.perf_counter()
+        flat = getattr(adapter, "search_root", None)
+        if flat is not None:  # the adapter searches the root itself (no tree to keep)
+            # a time budget alone is an upper bound: the level still caps the samples
+            cap = iterations if iterations is not None else levels[self.level]
+            ranked, done = flat(state, seat, cap, seconds, self.rng)
+            self.root = None
+            self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start}
+            return list(ranked)
         root = self._reuse(state)
         root_moves = adapter.moves(state, seat, True)
         if not root_moves:
