@@ -18,9 +18,11 @@ def hint(
 ) -> list[dict[str, Any]]:
     """The ``top`` best moves of ``seat``, best first.
 
-    Each is ``{"actions": [action json, ...], "score": expected final score, "win": probability
-    of winning}``; ``win`` is None in a solo game and both numbers are None when only one move
-    was possible (nothing was searched). Reads only what ``seat`` may know.
+    Each is ``{"actions": [action json, ...], "score": expected final score, "win": estimated
+    chance of winning}``: ``win`` is the share of the search's simulations after that move in
+    which the seat ended, or was projected to end, ahead of everyone (Living Forest: the win value
+    of its play-outs). ``win`` is None in a solo game and both numbers are None when only one
+    move was possible (nothing was searched). Reads only what ``seat`` may know.
     """
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
         raise BadInput(f"there is no seat {seat!r} in this game")
@@ -41,7 +43,7 @@ def hint(
             {
                 "actions": [table[c].to_json() for c in move],
                 "score": round(score, 1) if searched else None,
-                "win": round(value, 3) if searched and not solo else None,
+                "win": round(bot.last_wins.get(move, value), 3) if searched and not solo else None,
             }
         )
     return out

@@ -86,6 +86,14 @@ def outcome_values(state: Game) -> Outcome:
     return out, scores
 
 
+def win_share(scores: list[float], seat: int) -> float:
+    """1 if ``seat`` has the most points, shared on a tie, 0 otherwise."""
+    top = max(scores)
+    if scores[seat] < top:
+        return 0.0
+    return 1.0 / sum(1 for x in scores if x == top)
+
+
 def final_outcome(adapter: Adapter, game: Game) -> Outcome:
     """A finished game's outcome as the adapter values it (``final_values``), else by default."""
     own = getattr(adapter, "final_values", None)
@@ -105,7 +113,7 @@ def adapter_for(game: Game) -> Adapter:
 
 
 class Node:
-    __slots__ = ("children", "visits", "avail", "total", "score", "seat")
+    __slots__ = ("children", "visits", "avail", "total", "score", "wins", "seat")
 
     def __init__(self, seat: int) -> None:
         self.children: dict[Move, Node] = {}
@@ -113,6 +121,7 @@ class Node:
         self.avail = 0
         self.total = 0.0  # sum of values for ``seat``, the seat that made the move into this node
         self.score = 0.0  # sum of ``seat``'s projected final scores
+        self.wins = 0.0  # simulations in which ``seat`` ended (or was projected to end) ahead
         self.seat = seat
 
 
@@ -133,6 +142,9 @@ class MCTSBot:
         self.root_log = 0  # length of the game log the root stands for
         self.root_key: tuple[int, str] | None = None
         self.last_stats: dict[str, float] = {}
+        # per root move of the last search: the share of its simulations in which the seat
+        # ended, or was projected to end, ahead (empty when the adapter searched the root itself)
+        self.last_wins: dict[Move, float] = {}
 
     # ------------------------------------------------------------------ the interface
     def choose(self, state: Game, seat: int, budget: Budget | None = None) -> list[Action]:
@@ -152,6 +164,7 @@ class MCTSBot:
         if seconds is None and iterations is None:
             iterations = levels[self.level]
         start = time.perf_counter()
+        self.last_wins = {}
         flat = getattr(adapter, "search_root", None)
         if flat is not None:  # the adapter searches the root itself (no tree to keep)
             # a time budget alone is an upper bound: the level still caps the samples
@@ -188,6 +201,7 @@ class MCTSBot:
                 continue
             v = child.visits
             ranked.append((move, child.total / v, child.score / v, v))
+            self.last_wins[move] = child.wins / v
         if order:  # sequential halving: the rounds a move survived, then its mean value
             ranked.sort(key=lambda item: (-order[item[0]], -item[1]))
         else:
@@ -267,6 +281,7 @@ class MCTSBot:
                     child.avail += 1
                     child.total += values[seat]
                     child.score += scores[seat]
+                    child.wins += win_share(scores, seat)
                     root.visits += 1
                     done += 1
             survivors = [m for m in survivors if m in root.children]
@@ -352,6 +367,7 @@ class MCTSBot:
             if n is not root:
                 n.total += values[n.seat]
                 n.score += scores[n.seat]
+                n.wins += win_share(scores, n.seat)
 
     @staticmethod
     def _play(game: Game, seat: int, move: Move) -> None:
@@ -370,4 +386,5 @@ __all__ = [
     "Node",
     "final_outcome",
     "outcome_values",
+    "win_share",
 ]

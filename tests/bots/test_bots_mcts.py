@@ -13,7 +13,13 @@ from glade.bots.determinize import determinize
 from glade.bots.harmonies_greedy import HarmoniesGreedy
 from glade.bots.harmonies_search import HarmoniesAdapter, seat_values
 from glade.bots.hint import hint
-from glade.bots.mcts import GenericAdapter, MCTSBot, final_outcome, outcome_values
+from glade.bots.mcts import (
+    GenericAdapter,
+    MCTSBot,
+    final_outcome,
+    outcome_values,
+    win_share,
+)
 from glade.core import BadInput
 from glade.harmonies.game import HarmoniesGame
 
@@ -168,3 +174,22 @@ def test_a_finished_harmonies_game_is_valued_like_the_search_leaves() -> None:
     # a game without its own valuation falls back to win/loss with a margin
     assert final_outcome(GenericAdapter(), game) == outcome_values(game)
     assert values != outcome_values(game)[0]
+
+
+def test_win_share_and_the_searched_win_chances() -> None:
+    assert win_share([90.0, 80.0], 0) == 1.0
+    assert win_share([90.0, 80.0], 1) == 0.0
+    assert win_share([85.0, 85.0, 70.0], 1) == 0.5
+    assert win_share([70.0, 85.0, 85.0], 0) == 0.0
+    game = _midgame(9, 6, players=2)
+    seat = game.current
+    bot = MCTSBot(seed=3)
+    ranked = bot.search(game, seat, Budget(iterations=24))
+    assert {r[0] for r in ranked} == set(bot.last_wins)
+    for move, _value, _score, visits in ranked:
+        # a share of the move's simulations, each worth 0, 1/2 or 1
+        halves = bot.last_wins[move] * visits * 2
+        assert abs(halves - round(halves)) < 1e-9
+    best = ranked[0][0]
+    top = hint(game, seat, Budget(iterations=24), top=1, seed=3)[0]
+    assert top["win"] == round(bot.last_wins[best], 3)
