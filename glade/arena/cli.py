@@ -1,5 +1,7 @@
 """``glade arena GAME --bots a,b[,c,d] --games N ...``: a bot tournament with a report.
 
+``glade arena pool REPORT.json ...`` pools the ``--json`` reports of several runs (``pool.py``).
+
 Exit code 0 on success, 2 with one sentence on stderr for bad input.
 """
 
@@ -149,6 +151,11 @@ def _categories(rep: dict[str, Any]) -> Table:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["pool"]:
+        from .pool import main as pool_main
+
+        return pool_main(argv[1:])
     err = Console(stderr=True)
     try:
         args = _parser().parse_args(argv)
