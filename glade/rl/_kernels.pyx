@@ -4,7 +4,7 @@
 Built by ``pip install -e .`` (setup.py ``ext_modules``). Every function and kernel here has a
 pure-Python twin, used when this module is not built, that produces byte-identical arrays:
 the encoders' own Python code (``harmonies_encoding.py``, ``living_forest_encoding.py``) and
-``glade/rl/kernels_py.py``. ``tests/rl/test_rl_kernels.py`` compares the two on thousands of
+``glade/rl/kernels.py``. ``tests/rl/test_rl_kernels.py`` compares the two on thousands of
 random steps of both games.
 
 A kernel holds the canonical encoding of one game (board blocks by absolute seat, then the shared
