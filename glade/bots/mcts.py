@@ -186,13 +186,16 @@ class MCTSBot:
             )
         else:
             done, order = 0, {}
+            spent = 0.0  # seconds in iterations so far: one more starts only if it should fit
             while True:
                 if iterations is not None and done >= iterations:
                     break
-                if seconds is not None and time.perf_counter() - start >= seconds and done > 0:
+                now = time.perf_counter()
+                if seconds is not None and done and now + spent / done - start >= seconds:
                     break
                 self._iterate(state, seat, root, root_moves, adapter)
                 done += 1
+                spent += time.perf_counter() - now
         self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start}
         ranked = []
         for move in root_moves:
@@ -248,6 +251,7 @@ class MCTSBot:
         rounds = max(1, math.ceil(math.log2(len(survivors))))
         order = {m: 0 for m in moves}
         done = 0
+        spent = 0.0  # seconds in simulations so far: one more starts only if it should fit
         for r in range(rounds):
             if len(survivors) == 1 or (iterations is not None and done >= iterations):
                 break
@@ -264,7 +268,8 @@ class MCTSBot:
                 sample = determinize(state, seat, self.rng)
                 play_seed = self.rng.getrandbits(64)
                 for move in survivors:
-                    if done and deadline is not None and time.perf_counter() >= deadline:
+                    now = time.perf_counter()
+                    if done and deadline is not None and now + spent / done >= deadline:
                         break
                     game = sample.copy()
                     self._play(game, seat, move)
@@ -284,6 +289,7 @@ class MCTSBot:
                     child.wins += win_share(scores, seat)
                     root.visits += 1
                     done += 1
+                    spent += time.perf_counter() - now
             survivors = [m for m in survivors if m in root.children]
             survivors.sort(key=lambda m: -root.children[m].total / root.children[m].visits)
             survivors = survivors[: max(1, (len(survivors) + 1) // 2)]
