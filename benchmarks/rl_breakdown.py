@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from rl_speed import play_aec
+
 from glade import new_game
 from glade.rl import VectorGames
 from glade.rl.aec import GladeAECEnv
@@ -75,19 +77,8 @@ def _aec(game: str, options: dict[str, Any], games: int, seed: int, observe: boo
     if not observe:
         env._observe_seat = lambda seat: None
         env._after = lambda seat, code: None
-    rng = random.Random(seed)
-    moves = 0
     start = time.process_time()
-    for g in range(games):
-        env.reset(seed=seed + g)
-        while env.agents:
-            obs, _reward, terminated, truncated, _info = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            legal = obs["action_mask"].nonzero()[0]
-            env.step(legal[int(rng.random() * len(legal))])
-            moves += 1
+    moves = play_aec(env, games, seed)
     return (time.process_time() - start) / moves
 
 

@@ -32,12 +32,11 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def aec_steps_per_s(game: str, options: dict[str, Any], games: int, seed: int) -> float:
-    """Full games through the AEC interface: ``last()`` then a masked random ``step()``."""
-    env = GladeAECEnv(make_encoder(game, **options))
+def play_aec(env: GladeAECEnv, games: int, seed: int) -> int:
+    """Play ``games`` games through the AEC interface: ``last()`` then a masked random
+    ``step()``, the move read from the mask; returns the moves played."""
     rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
     for g in range(games):
         env.reset(seed=seed + g)
         while env.agents:
@@ -48,6 +47,14 @@ def aec_steps_per_s(game: str, options: dict[str, Any], games: int, seed: int) -
             legal = obs["action_mask"].nonzero()[0]
             env.step(legal[int(rng.random() * len(legal))])
             steps += 1
+    return steps
+
+
+def aec_steps_per_s(game: str, options: dict[str, Any], games: int, seed: int) -> float:
+    """Full games through the AEC interface, in steps per second."""
+    env = GladeAECEnv(make_encoder(game, **options))
+    start = time.perf_counter()
+    steps = play_aec(env, games, seed)
     return steps / (time.perf_counter() - start)
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 import random
 
+from lf_hidden import reorder_hidden
+
 import glade
 from glade.bots import Budget
 from glade.bots.catalog import make
-from glade.bots.determinize import known_on_top
 from glade.bots.living_forest_search import (
     LEVELS,
     SAFE_NET,
@@ -46,22 +47,6 @@ def _play_until(seed: int, wanted: str, skip: int = 0) -> LivingForestGame:
     raise AssertionError(f"no {wanted} position in game {seed}")
 
 
-def _reorder_hidden(game: LivingForestGame, seed: int) -> LivingForestGame:
-    """The same game with every hidden order changed (and another seed for future shuffles)."""
-    other = game.copy()
-    rng = random.Random(seed)
-    other.seed = game.seed + 17
-    known = known_on_top(game)
-    for s, pile in enumerate(other.decks):
-        cut = len(pile) - min(known[s], len(pile))
-        hidden = pile[:cut]
-        rng.shuffle(hidden)
-        pile[:cut] = hidden
-    for stack in other.stacks:
-        rng.shuffle(stack)
-    return other
-
-
 def test_the_ranked_steps_are_legal_and_searched_with_common_samples() -> None:
     for wanted, skip in (("risky", 0), ("action", 3), ("action", 20)):
         game = _play_until(5, wanted, skip)
@@ -89,7 +74,7 @@ def test_the_search_is_deterministic_for_a_seed_and_an_iteration_budget() -> Non
 def test_the_search_never_reads_the_hidden_order() -> None:
     for wanted, skip in (("risky", 1), ("risky", 6), ("action", 2), ("action", 15)):
         game = _play_until(9, wanted, skip)
-        twin = _reorder_hidden(game, skip)
+        twin = reorder_hidden(game, skip, seed_shift=17)
         assert twin.decks != game.decks or twin.stacks != game.stacks
         seat = game.to_act[0]
         a = MCTSBot(seed=2).search(game, seat, Budget(iterations=4))

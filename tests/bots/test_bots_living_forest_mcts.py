@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+from lf_hidden import reorder_hidden
+
 import glade
 from glade.bots import Budget
 from glade.bots.catalog import make
@@ -23,23 +25,6 @@ def _midgame(seed: int, steps: int) -> LivingForestGame:
     return game
 
 
-def _reorder_hidden(game: LivingForestGame, seed: int) -> LivingForestGame:
-    """The same game with other hidden orders below the public top of each draw stack, other
-    animal stacks and another seed (the seed decides future shuffles)."""
-    other = game.copy()
-    rng = random.Random(seed)
-    other.seed = game.seed + 1
-    known = known_on_top(game)
-    for s, pile in enumerate(other.decks):
-        cut = len(pile) - min(known[s], len(pile))
-        hidden = pile[:cut]
-        rng.shuffle(hidden)
-        pile[:cut] = hidden
-    for stack in other.stacks:
-        rng.shuffle(stack)
-    return other
-
-
 def test_living_forest_determinization_keeps_what_is_public() -> None:
     game = _midgame(1, 120)
     sample = determinize(game, 0, random.Random(2))
@@ -51,7 +36,7 @@ def test_living_forest_determinization_keeps_what_is_public() -> None:
             assert sample.decks[s][-top:] == game.decks[s][-top:]
     assert [sorted(x) for x in sample.stacks] == [sorted(x) for x in game.stacks]
     assert sample.view(0) == game.view(0)
-    other = _reorder_hidden(game, 3)
+    other = reorder_hidden(game, 3)
     again = determinize(other, 0, random.Random(2))
     assert isinstance(again, LivingForestGame)
     assert again.decks == sample.decks and again.stacks == sample.stacks
@@ -63,7 +48,7 @@ def test_living_forest_mcts_never_reads_the_hidden_order() -> None:
         game = _midgame(4, steps)
         if game.is_over:
             continue
-        other = _reorder_hidden(game, steps)
+        other = reorder_hidden(game, steps)
         seat = game.to_act[0]
         a = MCTSBot(seed=5).choose(game, seat, Budget(iterations=20))
         b = MCTSBot(seed=5).choose(other, seat, Budget(iterations=20))
