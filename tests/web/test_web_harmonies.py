@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
@@ -207,8 +208,9 @@ def test_hint_button_marks_the_suggested_move(server: Server, browser: Browser) 
     expect(button).to_have_class("on")
     toast = page.locator(".toast").last
     expect(toast).to_be_visible()
-    # the suggestion starts with taking one of the central spaces, as the page says in words
-    assert toast.inner_text().strip()
+    # the suggestion in words, with the search's expected final score (a solo game: no win chance)
+    text = toast.inner_text().strip()
+    assert re.search(r"\(expected score \d+\)$", text), text
     # the page's own state did not move: a hint plays nothing
     assert httpx.get(f"{server.url}/api/games/{gid}").json()["version"] == state["version"]
     hinted = page.locator(".mine .cell.hinted")

@@ -161,7 +161,14 @@ export async function showTable(root, id, { spectator }) {
       hintOn = true;
       mod.applyHint(ui, actions, ctx());
       render();
-      toast(`${t("table.hint")}: ${actions.map((a) => mod.describeAction(a, ctx())).join(" · ")}`, "info");
+      // the search's expectation for the suggested move: final score, and the win chance when
+      // there are opponents (the server leaves out what was not searched)
+      const best = Array.isArray(data.hints) && data.hints.length ? data.hints[0] : null;
+      const outlook = [];
+      if (best && typeof best.score === "number") outlook.push(t("table.hintScore", { n: Math.round(best.score) }));
+      if (best && typeof best.win === "number") outlook.push(t("table.hintWin", { p: Math.round(best.win * 100) }));
+      const words = actions.map((a) => mod.describeAction(a, ctx())).join(" · ");
+      toast(`${t("table.hint")}: ${words}${outlook.length ? ` (${outlook.join(", ")})` : ""}`, "info");
     } catch (err) {
       toast(err.message || t("error.noHint"));
     }
