@@ -6,7 +6,7 @@ import math
 import random
 
 from glade.core import Game
-from glade.harmonies.game import HarmoniesGame
+from glade.harmonies.game import Board, HarmoniesGame
 
 from .harmonies_eval import evaluate, turns_left
 from .harmonies_greedy import turn_candidates
@@ -43,19 +43,44 @@ def final_values(game: HarmoniesGame) -> Outcome:
     return seat_values(scores), scores
 
 
+# Final-score estimates for hints and win shares. Early in a game the pace kept so far says
+# little (scoring speeds up later), so the estimate starts from a good player's pace over the
+# turns the board still holds (a turn fills about 2.3 cells: tokens stack) and moves over to the
+# pace kept so far within 4 turns. On 657 turn starts of greedy games (1-3 players) it misses
+# the final score by 11.6 points on average, against 24.6 for the pace alone (42.4 in the first
+# three turns).
+GOOD_PACE = 9.0  # points a turn
+CELLS_PER_TURN = 2.3
+SETTLE_TURNS = 4.0
+
+
+def projected_score(game: HarmoniesGame, board: Board, e: float, left: float, played: int) -> float:
+    """An estimate of ``board``'s final score from its evaluation ``e`` now."""
+    at_pace = e + left * e / played
+    spaces = len(game.central) if game.solo else game.players
+    by_pouch = len(game.pouch) / (3 * max(1, spaces))
+    remaining = max(0.0, min(by_pouch, (board.empty_cells() - 2) / CELLS_PER_TURN))
+    from_start = e + remaining * max(e / played, GOOD_PACE)
+    settled = min(1.0, (played - 1) / SETTLE_TURNS)
+    return (1 - settled) * from_start + settled * at_pace
+
+
 def leaf_values(game: HarmoniesGame) -> Outcome:
-    """Each seat's value of an unfinished game from the hand-written evaluation, and its final
-    score projected at the pace it has kept so far."""
+    """Each seat's value of an unfinished game from the hand-written evaluation, and an estimate
+    of its final score (``projected_score``). Solo, the value is the final score projected at the
+    pace kept so far, over 150."""
     evals = []
     projected = []
+    solo_value = 0.0
     for s, b in enumerate(game.boards):
         left = turns_left(game, b)
         e = evaluate(game, b, left)
         played = max(1, (game.turn + game.players - 1 - s) // game.players)
         evals.append(e)
-        projected.append(e + left * e / played)
+        projected.append(projected_score(game, b, e, left, played))
+        solo_value = min(1.0, (e + left * e / played) / 150)
     if len(evals) == 1:
-        return [min(1.0, projected[0] / 150)], projected
+        return [solo_value], projected
     return seat_values(evals), projected
 
 

@@ -11,7 +11,13 @@ from glade.bots import Budget
 from glade.bots.catalog import make, names
 from glade.bots.determinize import determinize
 from glade.bots.harmonies_greedy import HarmoniesGreedy
-from glade.bots.harmonies_search import HarmoniesAdapter, seat_values
+from glade.bots.harmonies_search import (
+    CELLS_PER_TURN,
+    GOOD_PACE,
+    HarmoniesAdapter,
+    projected_score,
+    seat_values,
+)
 from glade.bots.hint import hint
 from glade.bots.mcts import (
     GenericAdapter,
@@ -200,3 +206,16 @@ def test_win_share_and_the_searched_win_chances() -> None:
     best = ranked[0][0]
     top = hint(game, seat, Budget(iterations=24), top=1, seed=3)[0]
     assert top["win"] == round(bot.last_wins[best], 3)
+
+
+def test_the_final_score_estimate_starts_from_a_good_pace_and_settles_on_the_own_one() -> None:
+    game = _midgame(4, 2, players=1)
+    board = game.boards[0]
+    cells = board.empty_cells()
+    # one turn played, 5 points: the board's remaining turns at a good player's pace
+    early = projected_score(game, board, 5.0, 5.0, 1)
+    assert early == pytest.approx(5.0 + (cells - 2) / CELLS_PER_TURN * GOOD_PACE)
+    # a fast start keeps its own pace
+    assert projected_score(game, board, 30.0, 5.0, 1) > early
+    # from the fifth turn on: the pace kept so far over the evaluation's turns left
+    assert projected_score(game, board, 50.0, 4.0, 5) == pytest.approx(50.0 + 4.0 * 50.0 / 5)
