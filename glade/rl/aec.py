@@ -62,6 +62,18 @@ def final_rewards(result: dict[str, Any], reward: str) -> list[float]:
     ]
 
 
+def render_ansi(
+    render_mode: str | None, encoder: Encoder, game: Game | None, seat: int | None
+) -> str | None:
+    """The text view for ``render()`` (None, with a warning, without the "ansi" mode)."""
+    if render_mode is None:
+        gymnasium.logger.warn('render() was called without a render mode; pass render_mode="ansi"')
+        return None
+    if game is None:
+        raise RuntimeError("call reset() before render()")
+    return encoder.render(game, seat)
+
+
 def action_index(action: Any, n_actions: int) -> int:
     """The action as a plain int in range, or IllegalAction saying why it is not one."""
     kind = type(action)
@@ -217,14 +229,7 @@ class GladeAECEnv(AECEnv):
             self.agent_selection = self.possible_agents[game.to_act[0]]
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                'render() was called without a render mode; pass render_mode="ansi"'
-            )
-            return None
-        if self.game is None:
-            raise RuntimeError("call reset() before render()")
-        return self.encoder.render(self.game, None)
+        return render_ansi(self.render_mode, self.encoder, self.game, None)
 
     def close(self) -> None:
         self.game = None

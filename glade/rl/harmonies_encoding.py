@@ -23,7 +23,7 @@ from glade.harmonies.game import SPACES, HarmoniesGame
 from glade.harmonies.scoring import CATEGORIES, board_breakdown
 
 from .kernels import compiled_module, use_compiled
-from .spec import ActionRange, Encoder, Layout, Segment
+from .spec import ActionRange, Encoder, Layout
 
 ANIMALS = 32
 N_SPIRITS = 10
@@ -139,25 +139,7 @@ class HarmoniesEncoder(Encoder):
         self.n = len(self.layout.cells)
         self.n_actions = self.space.size
         board = _board_layout(self.n)
-        self.block = board.size
-        self.segments: list[Segment] = []
-        for k in range(self.players):
-            for seg in board.segments:
-                who = "me" if k == 0 else f"next{k}"
-                self.segments.append(
-                    Segment(
-                        f"board[{who}].{seg.name}",
-                        k * self.block + seg.start,
-                        seg.length,
-                        seg.high,
-                        seg.doc,
-                    )
-                )
-        self.boards_size = self.players * self.block
-        common = _common_layout(self.boards_size)
-        self.segments.extend(common.segments)
-        self.size = common.size
-        self.bounds()
+        common = self.lay_out(board, "board", _common_layout)
         off = {seg.name: seg.start for seg in board.segments}
         self._cells_len = self.n * CELL_WIDTH
         self._held = off["animals.held"]
@@ -315,9 +297,16 @@ class HarmoniesEncoder(Encoder):
             if card >= 0:
                 c[self._row + slot * ANIMALS + card] = 1.0
         self._emptied_slots.clear()
+        # a new turn: nothing taken, placed or discarded yet
+        self._encode_counters(state, (0.0, 0.0, 0.0, state.end_triggered))
+
+    def _encode_counters(self, state: HarmoniesGame, flags: tuple[float, ...]) -> None:
+        """The draw pile's size (public), the turn's ``flags`` and the turn counters."""
+        c = self._common
+        off = self._c
         c[off["deck"]] = len(state.deck)
         f = off["flags"]
-        c[f : f + 4] = (0.0, 0.0, 0.0, state.end_triggered)
+        c[f : f + 4] = flags
         k = off["counters"]
         turn = state.turn
         c[k : k + 4] = (
@@ -391,16 +380,8 @@ class HarmoniesEncoder(Encoder):
         for slot, card in enumerate(state.row):
             if card >= 0:
                 c[base + slot * ANIMALS + card] = 1.0
-        c[off["deck"]] = len(state.deck)  # the size of the draw pile is public
-        f = off["flags"]
-        c[f : f + 4] = (state.took, state.took_card, state.discarded, state.end_triggered)
-        k = off["counters"]
-        turn = state.turn
-        c[k : k + 4] = (
-            turn,
-            turn // self.players + (0 if state.over else 1),
-            state.out,
-            len(state.discards),
+        self._encode_counters(
+            state, (state.took, state.took_card, state.discarded, state.end_triggered)
         )
         # (slots emptied this turn stay listed: the end of the turn refills them)
         self._common_stale = False

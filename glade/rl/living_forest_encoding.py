@@ -39,7 +39,7 @@ from glade.living_forest.game import (
 )
 
 from .kernels import compiled_module, use_compiled
-from .spec import ActionRange, Encoder, Layout, Segment
+from .spec import ActionRange, Encoder, Layout
 
 N_CARDS = len(CARDS.names)
 N_TREES = len(TREES.ids)
@@ -146,26 +146,7 @@ class LivingForestEncoder(Encoder):
         self.players = probe.n
         self.n_actions = len(probe.action_table())
         spirit = _spirit_layout()
-        self.block = spirit.size
-        self.segments: list[Segment] = []
-        for k in range(self.players):
-            who = "me" if k == 0 else f"next{k}"
-            for seg in spirit.segments:
-                self.segments.append(
-                    Segment(
-                        f"spirit[{who}].{seg.name}",
-                        k * self.block + seg.start,
-                        seg.length,
-                        seg.high,
-                        seg.doc,
-                        seg.low,
-                    )
-                )
-        self.boards_size = self.players * self.block
-        table = _table_layout(self.boards_size)
-        self.segments.extend(table.segments)
-        self.size = table.size
-        self.bounds()
+        table = self.lay_out(spirit, "spirit", _table_layout)
         self._s = {seg.name: seg.start for seg in spirit.segments}
         self._t = {seg.name: seg.start - self.boards_size for seg in table.segments}
         self._flat = np.zeros(self.size, dtype=np.float32)

@@ -19,7 +19,7 @@ from glade import IllegalAction, new_game
 from glade.core import BadInput
 from glade.harmonies.game import HarmoniesGame
 
-from .aec import action_index, check_seed
+from .aec import action_index, check_seed, render_ansi
 from .harmonies_encoding import HarmoniesEncoder
 
 ILLEGAL_MODES = ("refuse", "raise")
@@ -107,11 +107,4 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, Any]):
         return obs, reward, game.over, False, info
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn(
-                'render() was called without a render mode; pass render_mode="ansi"'
-            )
-            return None
-        if self.game is None:
-            raise RuntimeError("call reset() before render()")
-        return self.encoder.render(self.game, 0)
+        return render_ansi(self.render_mode, self.encoder, self.game, 0)

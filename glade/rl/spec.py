@@ -9,6 +9,7 @@ with ``observe(seat, out)``. It reads only what that seat may see.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,10 +66,39 @@ class Encoder(ABC):
     players: int
     options: dict[str, Any]
     size: int  # observation length
+    block: int  # length of one seat's block
+    boards_size: int  # the seats' blocks together, where the shared part starts
     n_actions: int
     segments: list[Segment]
     high: np.ndarray  # upper bound of every observation entry
     low: np.ndarray  # lower bound of every observation entry
+
+    def lay_out(self, seat: Layout, label: str, shared: Callable[[int], Layout]) -> Layout:
+        """Segments of one ``seat`` block per seat (the observer's own first, named
+        ``label[me]``, then ``label[next1]`` ...), then the shared part ``shared(offset)``; sets
+        ``block``, ``boards_size``, ``segments``, ``size`` and the bounds. Returns the shared
+        layout."""
+        self.block = seat.size
+        self.segments = []
+        for k in range(self.players):
+            who = "me" if k == 0 else f"next{k}"
+            for seg in seat.segments:
+                self.segments.append(
+                    Segment(
+                        f"{label}[{who}].{seg.name}",
+                        k * self.block + seg.start,
+                        seg.length,
+                        seg.high,
+                        seg.doc,
+                        seg.low,
+                    )
+                )
+        self.boards_size = self.players * self.block
+        table = shared(self.boards_size)
+        self.segments.extend(table.segments)
+        self.size = table.size
+        self.bounds()
+        return table
 
     def bounds(self) -> None:
         """Fill ``high`` and ``low`` from ``segments``."""

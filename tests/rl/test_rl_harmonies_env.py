@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
+from rl_support import check_masks_against_engine
 
 import glade
 from glade import IllegalAction
@@ -83,34 +84,7 @@ def test_reset_seed_is_the_game_seed_and_unseeded_resets_follow_the_first_seed()
 )
 def test_masks_match_the_engine_over_thousands_of_random_steps(options: dict) -> None:
     env = harmonies_v0.env(**options)
-    rng = random.Random(3)
-    steps = 0
-    games = 0
-    while steps < 1500:
-        env.reset(seed=1000 + games)
-        games += 1
-        game = env.game
-        assert game is not None
-        table = game.action_table()
-        for agent in env.agent_iter():
-            obs, _, terminated, _, _ = env.last()
-            if terminated:
-                env.step(None)
-                continue
-            seat = int(agent.split("_")[1])
-            mask = obs["action_mask"]
-            masked = set(np.flatnonzero(mask).tolist())
-            assert masked, "a seat to act always has a legal move"
-            for code in masked:  # every masked-legal index is legal in the engine
-                assert game.why_illegal(seat, code) is None
-            for action in game.legal_actions(seat):  # every engine-legal action has a masked index
-                if action.type != "undo":
-                    assert game.action_id(action) in masked
-                    assert table[game.action_id(action)] == action
-            for code in rng.sample(range(len(mask)), 25):
-                assert (game.why_illegal(seat, code) is None) == (code in masked)
-            env.step(rng.choice(sorted(masked)))
-            steps += 1
+    steps = check_masks_against_engine(env, random.Random(3), first_seed=1000, samples=25)
     assert steps >= 1500
 
 

@@ -7,6 +7,7 @@ import random
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
+from rl_support import check_masks_against_engine
 
 import glade
 from glade import IllegalAction
@@ -30,35 +31,7 @@ def test_pettingzoo_seed_test_passes() -> None:
 def test_masks_match_the_engine_over_thousands_of_random_steps(players: int) -> None:
     env = living_forest_v0.env(players=players)
     rng = random.Random(players)
-    steps = 0
-    games = 0
-    while steps < 1500:
-        env.reset(seed=500 + games)
-        games += 1
-        game = env.game
-        assert game is not None
-        table = game.action_table()
-        for agent in env.agent_iter():
-            obs, _, terminated, _, _ = env.last()
-            if terminated:
-                env.step(None)
-                continue
-            seat = int(agent.split("_")[1])
-            assert seat in game.to_act
-            masked = set(np.flatnonzero(obs["action_mask"]).tolist())
-            assert masked
-            for code in masked:
-                assert game.why_illegal(seat, code) is None
-            for action in game.legal_actions(seat):
-                if action.type != "undo":
-                    assert game.action_id(action) in masked
-                    assert table[game.action_id(action)] == action
-            for code in rng.sample(range(len(table)), 20):
-                assert (game.why_illegal(seat, code) is None) == (code in masked)
-            env.step(rng.choice(sorted(masked)))
-            steps += 1
-            if steps >= 1500 and games > 1:
-                break
+    steps = check_masks_against_engine(env, rng, first_seed=500, samples=20, stop_mid_game=True)
     assert steps >= 1500
 
 
