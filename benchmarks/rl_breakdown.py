@@ -22,9 +22,11 @@ from typing import Any
 from rl_speed import play_aec
 
 from glade import new_game
-from glade.rl import VectorGames
+from glade.rl import VectorGames, kernels
 from glade.rl.aec import GladeAECEnv
 from glade.rl.encoders import make_encoder
+
+legal_mask = kernels.compiled_module().legal_mask
 
 BATCH = 64
 
@@ -72,11 +74,24 @@ def runner(game: str, options: dict[str, Any], games: int, seed: int) -> float:
     return (time.process_time() - start) / moves
 
 
+class _Blind:
+    """Stands in for the encoder when the observation is switched off."""
+
+    def after(self, seat: int, code: int) -> None:
+        pass
+
+
+def _blind_view(kernel: Any, state: Any, seat: int, n_actions: int) -> tuple[list[int], Any]:
+    legal = state.legal_action_ids(seat)
+    return legal, {"observation": None, "action_mask": legal_mask(legal, n_actions)}
+
+
 def _aec(game: str, options: dict[str, Any], games: int, seed: int, observe: bool) -> float:
     env = GladeAECEnv(make_encoder(game, **options))
     if not observe:
-        env._observe_seat = lambda seat: None
-        env._after = lambda seat, code: None
+        env._kernel = _Blind()
+        env._seat_view = _blind_view
+        env._play = kernels.play  # the membership test, the move, the next seat
     start = time.process_time()
     moves = play_aec(env, games, seed)
     return (time.process_time() - start) / moves

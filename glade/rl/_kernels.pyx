@@ -18,12 +18,15 @@ from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 from libc.string cimport memcpy, memset
 
 import numpy as np
+cimport numpy as cnp
+
+cnp.import_array()
 
 from glade.harmonies.data import CARDS as H_CARDS, EMPTY as H_EMPTY, MOUNTAIN_HEIGHT, STACKS
 from glade.harmonies.data import TOP, TREE_HEIGHT, BUILDINGS, F as H_F, W as H_W
 from glade.harmonies.scoring import LANDSCAPE_POINTS, river_points, spirit_points
 from glade.living_forest.data import FLOWER, START_TREE
-from glade.living_forest.game import ACTIONS as LF_ACTIONS, A_FIRE, A_MOVE, A_STEAL, A_USE
+from glade.living_forest.game import ACTIONS as LF_ACTIONS, A_FIRE, A_MOVE, A_PICK, A_STEAL, A_USE
 from glade.living_forest.game import DRAW as LF_DRAW, OVER as LF_OVER
 
 _empty = np.empty
@@ -434,9 +437,13 @@ def encoder_cell_planes():
 cdef class LivingForestKernel(Kernel):
     cdef int n_cards, n_trees, n_sub, cell_kinds
     cdef int o_forest, o_forest_elements, o_help_line, o_discard, o_help_elements
-    cdef int t_display, t_stacks, t_sacred, t_current, t_victims
+    cdef int t_display, t_stacks, t_centre, t_supplies, t_taken, t_phase
+    cdef int t_sacred, t_current, t_victims
     cdef unsigned int stale, help_stale, piles_stale
-    cdef bint table_stale
+    # the table in two parts: the market (display, stacks, centre fires, fire and tree supplies,
+    # animals taken), which only attracting, extinguishing, planting, moving, stealing and the
+    # end of a round change; and the rest (fragments, varans, phase, round, the turn's state)
+    cdef bint table_stale, market_stale
     cdef int round, phase
     # per spirit, from its last full encoding, for the progress counts of a help-line refresh:
     # different trees planted, fires kept, flowers of the forest (none of these change while
@@ -483,6 +490,20 @@ cdef class LivingForestKernel(Kernel):
         t = encoder._t
         self.t_display = t["display"]
         self.t_stacks = t["stacks"]
+        self.t_centre = t["centre_fires"]
+        self.t_supplies = t["supplies"]
+        self.t_taken = t["taken"]
+        self.t_phase = t["phase"]
+        if not (
+            self.t_stacks == self.t_display + 120
+            and self.t_centre == self.t_stacks + 3
+            and t["fire_supply"] == self.t_centre + 4
+            and t["tree_supply"] == self.t_centre + 7
+            and self.t_supplies == self.t_centre + 7 + n_trees
+            and self.t_taken == self.t_supplies + 2
+            and self.t_phase == self.t_taken + 3
+        ):
+            raise ValueError("the kernel expects the table's segments in their documented order")
         self.t_sacred = t["sacred_tree"]
         self.t_current = t["current"]
         self.t_victims = t["victims"]
@@ -512,7 +533,7 @@ cdef class LivingForestKernel(Kernel):
         self.stale = (1u << self.players) - 1
         self.help_stale = self.piles_stale = 0
         self.discard_lists = [None] * MAX_SEATS
-        self.table_stale = True
+        self.table_stale = self.market_stale = True
         self.round = state.round
         self.phase = state.phase
 
@@ -529,6 +550,7 @@ cdef class LivingForestKernel(Kernel):
         if rnd != self.round or phase == LF_OVER or A_STEAL <= code < A_MOVE:
             # an end of round (Onibi, help lines to the discards) or a theft touches every spirit
             self.stale = (1u << self.players) - 1
+            self.market_stale = True
             self.round = rnd
         elif self.phase == LF_DRAW:  # a draw, a stop or a fragment: only this spirit's help line
             self.help_stale |= 1u << seat
@@ -536,6 +558,10 @@ cdef class LivingForestKernel(Kernel):
                 self.table_stale = False  # (a fragment goes back to the supply: A_USE)
         elif A_FIRE <= code < A_STEAL or code >= A_MOVE:  # a fire kept, a move, a tree planted
             self.stale |= 1u << seat
+            self.market_stale = True
+        elif A_PICK <= code < A_FIRE:  # an animal attracted: the display and the cards taken
+            self.piles_stale |= 1u << seat
+            self.market_stale = True
         else:  # choosing, attracting, finishing a step or the turn: the help line and the
             # discard stay as they are (they change only while drawing and at the end of a
             # round); the draw stack's size (attracted cards) and the fragments may change
@@ -641,46 +667,20 @@ cdef class LivingForestKernel(Kernel):
         state = self.state
         cdef float* t = &self.flat[self.boards_size]
         cdef float* p
-        cdef int i, card, value, total, used, phase, kind
-        cdef bint acting
-        p = t + self.t_display
-        i = 0
-        for card in self.display:
-            if card >= 0:
-                memcpy(p + i * 10, &self.features[card, 0], 10 * sizeof(float))
-            else:
-                memset(p + i * 10, 0, 10 * sizeof(float))
-            i += 1
-        p = t + self.t_stacks
-        memset(p, 0, (self.size - self.boards_size - self.t_stacks) * sizeof(float))
-        for st in self.stacks:
-            p[0] = len(st)
-            p += 1
-        total = 0
-        for value in self.centre:
-            p[value - 2] += 1.0
-            total += value
-        p[3] = total
-        p += 4
-        for value in self.fire_supply:
-            p[0] = value
-            p += 1
-        for value in self.tree_supply:
-            p[0] = value
-            p += 1
+        cdef int i, value, used, phase, kind
+        if self.market_stale:
+            self.encode_market()
+        p = t + self.t_supplies
         p[0] = <int>state.frag_supply
         p[1] = <int>state.varan_supply
-        p += 2
-        for value in state.taken:
-            p[0] = value
-            p += 1
+        p = t + self.t_phase
+        memset(p, 0, (self.size - self.boards_size - self.t_phase) * sizeof(float))
         phase = state.phase
         p[phase] = 1.0
         p += 3
         p[0] = <int>state.round
         p += 1 + 2 * MAX_SEATS  # sacred_tree and current: written per observer (fixup)
-        acting = phase == LF_ACTIONS
-        if acting:
+        if phase == LF_ACTIONS:
             p[0] = <int>state.left
             used = state.used
             for i in range(5):
@@ -695,6 +695,44 @@ cdef class LivingForestKernel(Kernel):
             for kind, _extra in self.pending:
                 p[kind] += 1.0
         self.table_stale = False
+
+    cdef void encode_market(self) except *:
+        """The display, the stacks, the centre fires, the fire and tree supplies, the animals
+        taken this round."""
+        cdef float* t = &self.flat[self.boards_size]
+        cdef float* p
+        cdef int i, card, value, total
+        p = t + self.t_display
+        i = 0
+        for card in self.display:
+            if card >= 0:
+                memcpy(p + i * 10, &self.features[card, 0], 10 * sizeof(float))
+            else:
+                memset(p + i * 10, 0, 10 * sizeof(float))
+            i += 1
+        p = t + self.t_stacks
+        for st in self.stacks:
+            p[0] = len(st)
+            p += 1
+        p = t + self.t_centre
+        memset(p, 0, 4 * sizeof(float))
+        total = 0
+        for value in self.centre:
+            p[value - 2] += 1.0
+            total += value
+        p[3] = total
+        p += 4
+        for value in self.fire_supply:
+            p[0] = value
+            p += 1
+        for value in self.tree_supply:
+            p[0] = value
+            p += 1
+        p = t + self.t_taken
+        for value in self.state.taken:
+            p[0] = value
+            p += 1
+        self.market_stale = False
 
     cdef void write(self, int seat, float* out) except *:
         """As Kernel.write, with each forest written from its kinds (see ``kinds``)."""
@@ -743,6 +781,109 @@ def legal_mask(ids, int n_actions):
     finally:
         PyBuffer_Release(&buf)
     return mask
+
+
+def seat_view(Kernel kernel, object game, int seat, Py_ssize_t n_actions):
+    """``seat``'s legal move indices and its view ``{"observation", "action_mask"}`` (two new
+    arrays), in one call: the AEC environment's ``observe``."""
+    if not 0 <= seat < kernel.players:
+        raise ValueError(f"there is no seat {seat}: seats are 0 to {kernel.players - 1}")
+    legal = game.legal_action_ids(seat)
+    cdef cnp.npy_intp size = kernel.size
+    obs = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
+    kernel.write(seat, <float*>cnp.PyArray_DATA(obs))
+    size = n_actions
+    mask = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)
+    cdef signed char* m = <signed char*>cnp.PyArray_DATA(mask)
+    cdef Py_ssize_t code
+    for code in legal:
+        if not 0 <= code < n_actions:
+            raise IndexError(f"action {code} is outside 0..{n_actions - 1}")
+        m[code] = 1
+    return legal, {"observation": obs, "action_mask": mask}
+
+
+def play(Kernel kernel, object game, int seat, Py_ssize_t code, list legal):
+    """Play ``code`` for ``seat`` if it is in ``legal`` (the seat's legal move indices) and note
+    it in ``kernel``. Returns the next seat to act, -1 if the game is now over, or -2 (nothing
+    changed) if ``code`` is not in ``legal``: the AEC environment's ``step``."""
+    cdef Py_ssize_t value
+    for value in legal:
+        if value == code:
+            game.apply_action_id(seat, code, True)
+            kernel.after(seat, code)
+            if game.is_over:
+                return -1
+            return game.to_act[0]
+    return -2
+
+
+_np_int64 = np.int64
+
+
+cdef class AECCore:
+    """The per-move half of the PettingZoo AEC environment, compiled: ``last()`` and ``step()``
+    for a game in progress and an action that is a plain index. ``glade.rl.aec.GladeAECEnv``
+    derives from this class and does the rest (spaces, reset, observe, the end of the game, dead
+    steps and every refusal) in Python; the methods below hand anything unusual to its
+    ``_full_last`` / ``_full_step`` before changing anything, so both paths behave the same.
+
+    The attributes the two methods read live here as C fields (still plain attributes to
+    Python: PettingZoo's own methods and wrappers read and rebind them as usual)."""
+
+    cdef public object game, agent_selection, agents, possible_agents
+    cdef public object terminations, truncations, rewards, infos, _cumulative_rewards
+    cdef public object _seat, _legal, _kernel, _seat_view, _play
+    cdef public int _legal_seat
+    cdef public Py_ssize_t _n_actions
+
+    def last(self, bint observe=True):
+        """The acting agent's view, cumulative reward, termination, truncation and info."""
+        game = self.game
+        if not observe or game is None:
+            return self._full_last(observe)
+        agent = self.agent_selection
+        cdef int seat = self._seat[agent]
+        legal, view = self._seat_view(self._kernel, game, seat, self._n_actions)
+        self._legal = legal  # kept for step() until the next move
+        self._legal_seat = seat
+        return (
+            view,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def step(self, action):
+        """The acting agent plays ``action`` (see GladeAECEnv.step)."""
+        game = self.game
+        kind = type(action)
+        if game is None or not self.agents or (kind is not int and kind is not _np_int64):
+            return self._full_step(action)
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._full_step(action)
+        cdef Py_ssize_t code
+        try:
+            code = action
+        except OverflowError:
+            return self._full_step(action)
+        if not 0 <= code < self._n_actions:
+            return self._full_step(action)
+        cdef int seat = self._seat[agent]
+        if seat != self._legal_seat:
+            self._legal = game.legal_action_ids(seat)
+            self._legal_seat = seat
+        cdef int following = self._play(self._kernel, game, seat, code, self._legal)
+        if following >= 0:  # the game goes on (rewards come only at its end)
+            self._legal_seat = -1
+            self.agent_selection = self.possible_agents[following]
+        elif following == -1:
+            self._legal_seat = -1
+            self._finish(agent)
+        else:  # not played: nothing changed
+            self._refuse(agent, seat, code)
 
 
 def fill_masks(signed char[:, ::1] masks, list legal):

@@ -9,7 +9,7 @@ nothing. Rewards come once, when the game ends (see ``REWARDS``).
 from __future__ import annotations
 
 import operator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
@@ -97,7 +97,29 @@ def action_index(action: Any, n_actions: int) -> int:
     return code
 
 
-class GladeAECEnv(AECEnv):
+class _PythonCore:
+    """``last()`` and ``step()`` when the compiled module is not built: the full Python methods
+    (the compiled ``AECCore`` runs the usual case itself and hands the rest to the same ones)."""
+
+    def last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """The acting agent's view, cumulative reward, termination, truncation and info."""
+        return self._full_last(observe)  # type: ignore[attr-defined]
+
+    def step(self, action: Any) -> None:
+        """The acting agent plays ``action`` (see ``GladeAECEnv._full_step``)."""
+        self._full_step(action)  # type: ignore[attr-defined]
+
+
+# (an if statement, not a conditional expression: mypy takes a base class from a plain name)
+if TYPE_CHECKING or not kernels.COMPILED:  # noqa: SIM108
+    _Core = _PythonCore
+else:
+    _Core = compiled_module().AECCore
+
+
+class GladeAECEnv(_Core, AECEnv):
     """A glade game as a PettingZoo AEC environment (turn order from the engine's ``to_act``)."""
 
     metadata: dict[str, Any] = {
@@ -128,18 +150,21 @@ class GladeAECEnv(AECEnv):
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(encoder.n_actions) for a in self.possible_agents}
-        self._rng = np.random.default_rng()
+        # the generator of unseeded resets' seeds, made when first needed, from the last reset
+        # seed (None: from fresh entropy); making one costs as much as a dozen moves
+        self._rng: np.random.Generator | None = None
+        self._rng_seed: int | None = None
         self.game: Game | None = None
         self._legal_seat = -1  # whose legal moves _legal lists (-1: none, until the next step)
         self._legal: list[int] = []
         self._n_actions = encoder.n_actions
-        # the per-step calls, straight to the encoder's compiled kernel when it has one
+        # the per-step work, in one call each: the encoder's compiled kernel when it has one
         kernel = getattr(encoder, "kernel", None)
-        k = compiled_module() if kernel is not None and use_compiled(None) else kernels
-        self._legal_mask_of: Any = k.legal_mask
-        self._is_legal: Any = k.is_legal
-        self._observe_seat: Any = encoder.observe if kernel is None else kernel.observe
-        self._after: Any = encoder.after if kernel is None else kernel.after
+        compiled = kernel is not None and use_compiled(None)
+        k = compiled_module() if compiled else kernels
+        self._kernel: Any = kernel if compiled else encoder
+        self._seat_view: Any = k.seat_view
+        self._play: Any = k.play
 
     def __str__(self) -> str:
         return str(self.metadata["name"])
@@ -156,8 +181,11 @@ class GladeAECEnv(AECEnv):
         replays it); without one the seed comes from the last seeded reset's generator."""
         if seed is not None:
             game_seed = check_seed(seed)
-            self._rng = np.random.default_rng(game_seed)
+            self._rng = None
+            self._rng_seed = game_seed
         else:
+            if self._rng is None:
+                self._rng = np.random.default_rng(self._rng_seed)
             game_seed = int(self._rng.integers(2**63))
         enc = self.encoder
         self.game = new_game(enc.game_name, seed=game_seed, **enc.options)
@@ -181,16 +209,39 @@ class GladeAECEnv(AECEnv):
             raise KeyError(
                 f"there is no agent {agent!r}; agents are {', '.join(self.possible_agents)}"
             )
-        if seat != self._legal_seat:  # the legal moves, kept until the next step
-            self._legal = game.legal_action_ids(seat)
-            self._legal_seat = seat
-        return {
-            "observation": self._observe_seat(seat),
-            "action_mask": self._legal_mask_of(self._legal, self._n_actions),
-        }
+        legal, view = self._seat_view(self._kernel, game, seat, self._n_actions)
+        self._legal = legal  # kept for step() until the next move
+        self._legal_seat = seat
+        return view
 
-    def step(self, action: Any) -> None:
-        if self.game is None:
+    # The per-move methods, last() and step(), come from the compiled AECCore when it is built
+    # (it hands anything unusual to the two below) and from _PythonCore otherwise.
+    def _full_last(
+        self, observe: bool = True
+    ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
+        """The acting agent's view, cumulative reward, termination, truncation and info."""
+        agent = self.agent_selection
+        view = None
+        if observe:  # observe(agent), inline: this runs once a move
+            game = self.game
+            if game is None:
+                raise RuntimeError("call reset() before last()")
+            seat = self._seat[agent]
+            self._legal, view = self._seat_view(self._kernel, game, seat, self._n_actions)
+            self._legal_seat = seat
+        return (
+            view,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
+    def _full_step(self, action: Any) -> None:
+        """The acting agent plays ``action``: an index from 0 to ``n_actions - 1`` that its mask
+        allows, or None once the game is over (PettingZoo's dead step)."""
+        game = self.game
+        if game is None:
             raise RuntimeError("call reset() before step()")
         if not self.agents:
             raise RuntimeError("the game is over and every agent has left; call reset()")
@@ -198,35 +249,45 @@ class GladeAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self._seat[agent]
-        game = self.game
         if action is None:
             raise IllegalAction(f"{agent} must choose an action: the game is not over")
         code = action_index(action, self._n_actions)
+        seat = self._seat[agent]
         if seat != self._legal_seat:
             self._legal = game.legal_action_ids(seat)
             self._legal_seat = seat
-        if not self._is_legal(self._legal, code):
-            reason = game.why_illegal(seat, code) or "it is not legal now"
-            move = game.action_table()[code].to_json()
-            raise IllegalAction(f"{agent} cannot play action {code} {move}: {reason}")
-        game.apply_action_id(seat, code, checked=True)
-        self._after(seat, code)
+        following = self._play(self._kernel, game, seat, code, self._legal)
+        if following == -2:
+            self._refuse(agent, seat, code)
         self._legal_seat = -1
-        self._cumulative_rewards[agent] = 0.0
-        if game.is_over:
-            result = game.result()
-            for i, value in enumerate(final_rewards(result, self.reward_mode)):
-                a = self.possible_agents[i]
-                self.rewards[a] = value
-                self.terminations[a] = True
-                self.infos[a] = {
-                    "scores": list(result["scores"]),
-                    "winners": list(result["winners"]),
-                }
-            self._accumulate_rewards()
+        if following >= 0:  # the game goes on (rewards come only at its end)
+            self.agent_selection = self.possible_agents[following]
         else:
-            self.agent_selection = self.possible_agents[game.to_act[0]]
+            self._finish(agent)
+
+    def _refuse(self, agent: str, seat: int, code: int) -> None:
+        """Raise IllegalAction saying why ``code`` (in range, not played) is not legal now."""
+        game = self.game
+        assert game is not None
+        reason = game.why_illegal(seat, code) or "it is not legal now"
+        move = game.action_table()[code].to_json()
+        raise IllegalAction(f"{agent} cannot play action {code} {move}: {reason}")
+
+    def _finish(self, agent: str) -> None:
+        """``agent``'s move ended the game: every agent gets its reward and is terminated."""
+        game = self.game
+        assert game is not None
+        self._cumulative_rewards[agent] = 0.0
+        result = game.result()
+        for i, value in enumerate(final_rewards(result, self.reward_mode)):
+            a = self.possible_agents[i]
+            self.rewards[a] = value
+            self.terminations[a] = True
+            self.infos[a] = {
+                "scores": list(result["scores"]),
+                "winners": list(result["winners"]),
+            }
+        self._accumulate_rewards()
 
     def render(self) -> str | None:
         return render_ansi(self.render_mode, self.encoder, self.game, None)

@@ -59,6 +59,31 @@ def is_legal(ids: list[int], code: int) -> bool:
     return code in ids
 
 
+def seat_view(
+    encoder: Any, game: Any, seat: int, n_actions: int
+) -> tuple[list[int], dict[str, np.ndarray]]:
+    """``seat``'s legal move indices and its view ``{"observation", "action_mask"}`` (two new
+    arrays), in one call: the AEC environment's ``observe``."""
+    legal = game.legal_action_ids(seat)
+    return legal, {
+        "observation": encoder.observe(seat),
+        "action_mask": legal_mask(legal, n_actions),
+    }
+
+
+def play(encoder: Any, game: Any, seat: int, code: int, legal: list[int]) -> int:
+    """Play ``code`` for ``seat`` if it is in ``legal`` (the seat's legal move indices) and note
+    it in ``encoder``. Returns the next seat to act, -1 if the game is now over, or -2 (nothing
+    changed) if ``code`` is not in ``legal``: the AEC environment's ``step``."""
+    if code not in legal:
+        return -2
+    game.apply_action_id(seat, code, True)
+    encoder.after(seat, code)
+    if game.is_over:
+        return -1
+    return int(game.to_act[0])
+
+
 def fill_masks(masks: np.ndarray, legal: list[list[int]]) -> None:
     """Row ``i`` of ``masks`` becomes the mask of the indices in ``legal[i]``."""
     masks.fill(0)

@@ -108,6 +108,13 @@ def test_an_illegal_action_is_refused_with_a_reason_and_changes_nothing() -> Non
         env.step(True)
     with pytest.raises(IllegalAction, match="index"):
         env.step(1.5)
+    for outside in (2**70, -1, np.int64(-1), np.int64(len(obs["action_mask"]))):
+        with pytest.raises(IllegalAction, match="no action"):
+            env.step(outside)
+    with pytest.raises(IllegalAction, match="cannot play action"):
+        env.step(np.int64(space.END))  # in range, not legal: the reason, whatever its type
+    with pytest.raises(IllegalAction, match="cannot play action"):
+        env.step(np.int32(space.END))
     assert env.game.fingerprint() == before
     assert env.agent_selection == "player_0"
     env.step(np.int64(space.TAKE + 2))  # numpy integers are accepted

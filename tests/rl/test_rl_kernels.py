@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +48,8 @@ def test_the_compiled_kernels_are_built_and_used_by_default(
     runner = VectorGames("living-forest", num_games=2, players=2)
     assert runner.compiled and runner._k is compiled
     env = GladeAECEnv(make_encoder("harmonies", players=2))
-    assert env._legal_mask_of is compiled.legal_mask
+    assert env._seat_view is compiled.seat_view and env._play is compiled.play
+    assert isinstance(env, compiled.AECCore)  # last() and step() run compiled
 
 
 def test_the_pure_python_path_can_be_chosen(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -245,3 +249,53 @@ def test_the_kernels_refuse_a_seat_that_is_not_in_the_game() -> None:
     unbound = LivingForestEncoder(2, compiled=True)
     with pytest.raises(RuntimeError, match="reset"):
         unbound.observe(0)
+
+
+# A whole episode of each game, as a user without a C compiler plays it: the compiled module
+# cannot be imported, so the encoders, masks and the AEC environment's last()/step() all run
+# in Python. It prints what was seen; the test compares it with the compiled path.
+_EPISODE = """
+import hashlib, json, random, sys
+import numpy as np
+if sys.argv[1] == "pure":
+    sys.modules["glade.rl._kernels"] = None  # as if it had never been built
+from pettingzoo.test import api_test
+from glade.rl import harmonies_v0, kernels, living_forest_v0
+from glade.rl.aec import GladeAECEnv
+seen = {"compiled": kernels.COMPILED, "core": [c.__name__ for c in GladeAECEnv.__mro__][1]}
+for name, make in (("harmonies", lambda: harmonies_v0.env(players=2, spirits=True)),
+                   ("living-forest", lambda: living_forest_v0.env(players=3))):
+    api_test(make(), num_cycles=30)
+    env, rng, digest, steps = make(), random.Random(4), hashlib.sha256(), 0
+    env.reset(seed=12)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        digest.update(obs["observation"].tobytes() + obs["action_mask"].tobytes())
+        digest.update(repr((agent, reward, terminated, truncated, info)).encode())
+        if terminated or truncated:
+            env.step(None)
+            continue
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+        steps += 1
+    seen[name] = [steps, digest.hexdigest()]
+print(json.dumps(seen))
+"""
+
+
+def test_the_pure_python_aec_protocol_plays_the_same_episodes_as_the_compiled_one() -> None:
+    runs = {}
+    for mode in ("pure", "compiled"):
+        done = subprocess.run(
+            [sys.executable, "-c", _EPISODE, mode],
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        runs[mode] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert runs["pure"]["compiled"] is False and runs["pure"]["core"] == "_PythonCore"
+    assert runs["compiled"]["compiled"] is True and runs["compiled"]["core"] == "AECCore"
+    for game in ("harmonies", "living-forest"):
+        assert runs["pure"][game][0] > 50  # a whole game, to its end
+        assert runs["pure"][game] == runs["compiled"][game]
