@@ -44,7 +44,7 @@ def play_aec(env: GladeAECEnv, games: int, seed: int) -> int:
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = obs["action_mask"].nonzero()[0]
+            legal = obs["action_mask"].view(bool).nonzero()[0]
             env.step(legal[int(rng.random() * len(legal))])
             steps += 1
     return steps
