@@ -466,6 +466,16 @@ cdef class LivingForestKernel(Kernel):
     # empty list (a reshuffle), so an unchanged (list, length) pair means unchanged counts
     cdef list discard_lists
     cdef Py_ssize_t discard_lens[MAX_SEATS]
+    # the same for each help line: it grows by the cards drawn, loses its last card to a
+    # fragment (after() then asks for a recount) and is replaced by a new empty list at the end
+    # of a round, so an unchanged list that is longer only holds new cards at its end
+    cdef list help_lists
+    cdef Py_ssize_t help_lens[MAX_SEATS]
+    cdef unsigned int help_recount
+    # what fixup() reads, as the last table encoding found it (every move that changes these
+    # leaves the table stale): the Sacred Tree's holder, the phase, the acting spirit, victims
+    cdef int first, acting_phase, cur, n_victims
+    cdef int victims[MAX_SEATS]
     cdef float[:, ::1] features
 
     def __init__(self, encoder, features, int n_cards, int n_trees, int n_sub):
@@ -533,6 +543,8 @@ cdef class LivingForestKernel(Kernel):
         self.stale = (1u << self.players) - 1
         self.help_stale = self.piles_stale = 0
         self.discard_lists = [None] * MAX_SEATS
+        self.help_lists = [None] * MAX_SEATS
+        self.help_recount = 0
         self.table_stale = self.market_stale = True
         self.round = state.round
         self.phase = state.phase
@@ -547,13 +559,23 @@ cdef class LivingForestKernel(Kernel):
         cdef bint table_was_stale = self.table_stale
         cdef int rnd = state.round, phase = state.phase
         self.table_stale = True
-        if rnd != self.round or phase == LF_OVER or A_STEAL <= code < A_MOVE:
-            # an end of round (Onibi, help lines to the discards) or a theft touches every spirit
+        if phase == LF_OVER or A_STEAL <= code < A_MOVE:  # a theft touches several spirits
             self.stale = (1u << self.players) - 1
+            self.market_stale = True
+            self.round = rnd
+        elif rnd != self.round:
+            # an end of round: Onibi's varans and the help lines go to the discards, which every
+            # help-line refresh recounts; forests, fires and tiles stay as they are, except what
+            # the move that ended the round changed
+            self.help_stale = (1u << self.players) - 1
+            if A_FIRE <= code < A_STEAL or code >= A_MOVE:
+                self.stale |= 1u << seat
             self.market_stale = True
             self.round = rnd
         elif self.phase == LF_DRAW:  # a draw, a stop or a fragment: only this spirit's help line
             self.help_stale |= 1u << seat
+            if code == A_USE:  # its last card went back: count the help line afresh
+                self.help_recount |= 1u << seat
             if code != A_USE and phase == LF_DRAW and not table_was_stale:
                 self.table_stale = False  # (a fragment goes back to the supply: A_USE)
         elif A_FIRE <= code < A_STEAL or code >= A_MOVE:  # a fire kept, a move, a tree planted
@@ -617,7 +639,8 @@ cdef class LivingForestKernel(Kernel):
         self.tree_kinds[s] = popcount(kinds) + 1 + <int>vts[2]
         self.fires_kept[s] = fires_total + <int>vts[0]
         self.forest_flowers[s] = <int>fel[FLOWER] + <int>vts[1]
-        self.discard_lists[s] = None  # count the discard afresh
+        self.discard_lists[s] = None  # count the discard and the help line afresh
+        self.help_lists[s] = None
         self.encode_help(s)
 
     cdef void encode_piles(self, int s) except *:
@@ -634,11 +657,25 @@ cdef class LivingForestKernel(Kernel):
         cdef float* p
         cdef int i, card, net
         p = blk + self.o_help_line
-        memset(p, 0, self.n_cards * sizeof(float))
-        for card in self.helps[s]:
-            p[card] += 1.0
+        helps = self.helps[s]
+        cdef Py_ssize_t size = len(helps), k
+        if (
+            helps is not self.help_lists[s]
+            or size < self.help_lens[s]
+            or self.help_recount >> s & 1
+        ):
+            memset(p, 0, self.n_cards * sizeof(float))
+            for card in helps:
+                p[card] += 1.0
+        else:  # only cards drawn since the last count
+            for k in range(self.help_lens[s], size):
+                card = (<list>helps)[k]
+                p[card] += 1.0
+        self.help_lists[s] = helps
+        self.help_lens[s] = size
+        self.help_recount &= ~(1u << s)
         discards = self.discards[s]
-        cdef Py_ssize_t size = len(discards)
+        size = len(discards)
         if discards is not self.discard_lists[s] or size != self.discard_lens[s]:
             p = blk + self.o_discard
             memset(p, 0, self.n_cards * sizeof(float))
@@ -667,7 +704,7 @@ cdef class LivingForestKernel(Kernel):
         state = self.state
         cdef float* t = &self.flat[self.boards_size]
         cdef float* p
-        cdef int i, value, used, phase, kind
+        cdef int i, value, used, phase, kind, victim
         if self.market_stale:
             self.encode_market()
         p = t + self.t_supplies
@@ -678,6 +715,14 @@ cdef class LivingForestKernel(Kernel):
         phase = state.phase
         p[phase] = 1.0
         p += 3
+        self.first = state.first
+        self.acting_phase = phase == LF_ACTIONS
+        self.n_victims = 0
+        if self.acting_phase:
+            self.cur = state.cur
+            for victim in state.victims:
+                self.victims[self.n_victims] = victim
+                self.n_victims += 1
         p[0] = <int>state.round
         p += 1 + 2 * MAX_SEATS  # sacred_tree and current: written per observer (fixup)
         if phase == LF_ACTIONS:
@@ -755,13 +800,12 @@ cdef class LivingForestKernel(Kernel):
         self.fixup(seat, out)
 
     cdef void fixup(self, int seat, float* out) except *:
-        state = self.state
-        cdef int n = self.players, base = self.boards_size, victim
-        out[base + self.t_sacred + (<int>state.first - seat + n) % n] = 1.0
-        if state.phase == LF_ACTIONS:
-            out[base + self.t_current + (<int>state.cur - seat + n) % n] = 1.0
-            for victim in state.victims:
-                out[base + self.t_victims + (victim - seat + n) % n] = 1.0
+        cdef int n = self.players, base = self.boards_size, i
+        out[base + self.t_sacred + (self.first - seat + n) % n] = 1.0
+        if self.acting_phase:
+            out[base + self.t_current + (self.cur - seat + n) % n] = 1.0
+            for i in range(self.n_victims):
+                out[base + self.t_victims + (self.victims[i] - seat + n) % n] = 1.0
 
 
 # ====================================================================== masks and the runner
