@@ -107,6 +107,13 @@ cdef class HarmoniesKernel(Kernel):
     cdef bint live_scores, side_a
     cdef unsigned int cells_stale, cards_stale, score_stale
     cdef bint common_stale
+    # a token placed changes one cell and the hand only: a board whose only change since its last
+    # encoding is one cell rewrites that cell (dirty_cell; -1: every cell), and the table then
+    # rewrites only the hand (hand_stale, when nothing else of it is stale)
+    cdef int dirty_cell[MAX_SEATS]
+    cdef int cell_state[MAX_SEATS][MAX_CELLS]
+    cdef int empty_cells[MAX_SEATS]
+    cdef bint hand_stale
     cdef Py_ssize_t pouch_len
     cdef float pouch_counts[6]
     cdef float[:, ::1] planes
@@ -179,6 +186,10 @@ cdef class HarmoniesKernel(Kernel):
         self.state = state
         self.cells_stale = self.cards_stale = self.score_stale = (1u << self.players) - 1
         self.common_stale = True
+        self.hand_stale = False
+        cdef int s
+        for s in range(MAX_SEATS):
+            self.dirty_cell[s] = -1
         self.pouch_len = -1
 
     cpdef void after(self, int seat, int code) except *:
@@ -186,17 +197,26 @@ cdef class HarmoniesKernel(Kernel):
         if not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat}: seats are 0 to {self.players - 1}")
         cdef unsigned int bit = 1u << seat
+        cdef int cell
+        if self.PLACE <= code < self.CARD:  # place_token: one cell, the hand
+            cell = (code - self.PLACE) % self.n
+            if not self.cells_stale & bit:
+                self.cells_stale |= bit
+                self.dirty_cell[seat] = cell
+            elif self.dirty_cell[seat] != cell:
+                self.dirty_cell[seat] = -1
+            self.hand_stale = True
+            if self.live_scores:
+                self.score_stale |= bit
+            return
         self.common_stale = True
         if code < self.PLACE:
             return
-        if code < self.CARD:  # place_token
-            self.cells_stale |= bit
-            if self.live_scores:
-                self.score_stale |= bit
-        elif code < self.CUBE:  # take_card
+        if code < self.CUBE:  # take_card
             self.cards_stale |= bit
         elif code < self.SPIRIT:  # place_cube
             self.cells_stale |= bit
+            self.dirty_cell[seat] = -1
             self.cards_stale |= bit
             if self.live_scores:
                 self.score_stale |= bit
@@ -212,7 +232,10 @@ cdef class HarmoniesKernel(Kernel):
         boards = self.state.boards
         for s in range(self.players):
             if self.cells_stale >> s & 1:
-                self.encode_cells(s, boards[s])
+                if self.dirty_cell[s] >= 0:
+                    self.encode_cell(s, boards[s], self.dirty_cell[s])
+                else:
+                    self.encode_cells(s, boards[s])
             if self.cards_stale >> s & 1:
                 self.encode_cards(s, boards[s])
             if self.score_stale >> s & 1:
@@ -220,6 +243,25 @@ cdef class HarmoniesKernel(Kernel):
         self.cells_stale = self.cards_stale = self.score_stale = 0
         if self.common_stale:
             self.encode_common()
+        elif self.hand_stale:
+            self.encode_hand()
+
+    cdef void encode_hand(self) except *:
+        cdef float* c = &self.flat[self.boards_size + self.c_hand]
+        cdef int color
+        memset(c, 0, 6 * sizeof(float))
+        for color in self.state.hand:
+            c[color] += 1.0
+        self.hand_stale = False
+
+    cdef void encode_cell(self, int s, object board, int i) except *:
+        """Cell ``i`` only (its cube stays as it was: placing a token never adds one)."""
+        cdef float* row = &self.flat[s * self.block]
+        cdef int state = board.cells[i], old = self.cell_state[s][i]
+        memcpy(row + i * 19, &self.planes[state, 0], 18 * sizeof(float))
+        self.empty_cells[s] += (state == H_EMPTY) - (old == H_EMPTY)
+        row[self.o_counts] = self.empty_cells[s]
+        self.cell_state[s][i] = state
 
     cdef void encode_cells(self, int s, object board) except *:
         cdef float* row = &self.flat[s * self.block]
@@ -235,7 +277,9 @@ cdef class HarmoniesKernel(Kernel):
             row[i * 19 + 18] = (low >> bit) & 1 if bit < 64 else (high >> (bit - 64)) & 1
             if state == H_EMPTY:
                 empty += 1
+            self.cell_state[s][i] = state
         row[self.o_counts] = empty
+        self.empty_cells[s] = empty
 
     cdef void encode_cards(self, int s, object board) except *:
         cdef float* row = &self.flat[s * self.block]
@@ -408,7 +452,7 @@ cdef class HarmoniesKernel(Kernel):
         c[k + 1] = turn // self.players + (0 if state.over else 1)
         c[k + 2] = <int>state.out
         c[k + 3] = len(state.discards)
-        self.common_stale = False
+        self.common_stale = self.hand_stale = False
 
     cdef void fixup(self, int seat, float* out) except *:
         cdef int card
