@@ -59,6 +59,13 @@ cdef class Kernel:
     cpdef void after(self, int seat, int code) except *:
         raise NotImplementedError
 
+    cdef int next_seat(self) except -2:
+        """The bound game's ``to_act[0]``, or -1 once it is over (subclasses read it directly)."""
+        state = self.state
+        if state.is_over:
+            return -1
+        return state.to_act[0]
+
     cdef void write(self, int seat, float* out) except *:
         """The observation of ``seat``: its own block first, then the following seats, then the
         shared table, then the entries that depend on who looks."""
@@ -191,6 +198,12 @@ cdef class HarmoniesKernel(Kernel):
         for s in range(MAX_SEATS):
             self.dirty_cell[s] = -1
         self.pouch_len = -1
+
+    cdef int next_seat(self) except -2:
+        state = self.state  # HarmoniesGame.to_act: () once over, else (current,)
+        if state.over:
+            return -1
+        return state.current
 
     cpdef void after(self, int seat, int code) except *:
         """Mark what move ``code`` of ``seat`` changed (see HarmoniesEncoder.after)."""
@@ -593,6 +606,12 @@ cdef class LivingForestKernel(Kernel):
         self.round = state.round
         self.phase = state.phase
 
+    cdef int next_seat(self) except -2:
+        acting = self.state.acting  # LivingForestGame.to_act
+        if not acting:
+            return -1
+        return acting[0]
+
     cpdef void after(self, int seat, int code) except *:
         """Mark what move ``code`` of ``seat`` changed (as LivingForestEncoder.after does)."""
         if not 0 <= seat < self.players:
@@ -900,9 +919,7 @@ def play(Kernel kernel, object game, int seat, Py_ssize_t code, list legal):
         if value == code:
             game.apply_action_id(seat, code, True)
             kernel.after(seat, code)
-            if game.is_over:
-                return -1
-            return game.to_act[0]
+            return kernel.next_seat()
     return -2
 
 
@@ -1005,10 +1022,10 @@ def step_games(
         game.apply_action_id(seat, code, True)
         k = <Kernel?>kernels[i]
         k.after(seat, code)
-        if game.is_over:
+        seat = k.next_seat()
+        if seat < 0:
             done.append(i)
             continue
-        seat = game.to_act[0]
         seat_out[i] = seat
         k.write(seat, &obs[i, 0])
         legal[i] = game.legal_action_ids(seat)
