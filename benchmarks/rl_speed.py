@@ -2,11 +2,13 @@
 
     PYTHONPATH=. python benchmarks/rl_speed.py [--games N] [--rounds R] [--seed S]
 
-For each configuration it measures, in rounds of three back-to-back runs: the engine's
-random-play speed (``glade.core.bench.run_bench``); the AEC environment (``last()`` then a random legal ``step()`` per move, the choice read from the mask); and the
-batched runner (64 games, one ``step`` per batch, the choice from ``runner.legal``). Each figure
-includes choosing the random move, as the engine's does. Speeds are the best round's; ratios
-are the medians of the rounds' ratios. The last line is one JSON object.
+For each configuration it measures, in rounds of back-to-back runs: the engine's random-play
+speed (``glade.core.bench.run_bench``); the AEC environment (``last()`` then a random legal
+``step()`` per move, the choice read from the mask through a bool view, as docs/rl.md advises,
+and again read straight from the int8 mask, the ``int8 mask read`` figure); and the batched
+runner (64 games, one ``step`` per batch, the choice from ``runner.legal``). Each figure includes
+choosing the random move, as the engine's does. Speeds are the best round's; ratios are the
+medians of the rounds' ratios. The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -32,9 +34,10 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def play_aec(env: GladeAECEnv, games: int, seed: int) -> int:
+def play_aec(env: GladeAECEnv, games: int, seed: int, bool_view: bool = True) -> int:
     """Play ``games`` games through the AEC interface: ``last()`` then a masked random
-    ``step()``, the move read from the mask; returns the moves played."""
+    ``step()``, the move read from the mask (through a bool view, as ``docs/rl.md`` advises, or
+    straight from the int8 array); returns the moves played."""
     rng = random.Random(seed)
     steps = 0
     for g in range(games):
@@ -44,17 +47,20 @@ def play_aec(env: GladeAECEnv, games: int, seed: int) -> int:
             if terminated or truncated:
                 env.step(None)
                 continue
-            legal = obs["action_mask"].view(bool).nonzero()[0]
+            mask = obs["action_mask"]
+            legal = (mask.view(bool) if bool_view else mask).nonzero()[0]
             env.step(legal[int(rng.random() * len(legal))])
             steps += 1
     return steps
 
 
-def aec_steps_per_s(game: str, options: dict[str, Any], games: int, seed: int) -> float:
+def aec_steps_per_s(
+    game: str, options: dict[str, Any], games: int, seed: int, bool_view: bool = True
+) -> float:
     """Full games through the AEC interface, in steps per second."""
     env = GladeAECEnv(make_encoder(game, **options))
     start = time.perf_counter()
-    steps = play_aec(env, games, seed)
+    steps = play_aec(env, games, seed, bool_view)
     return steps / (time.perf_counter() - start)
 
 
@@ -76,15 +82,18 @@ def vector_steps_per_s(
 def measure(
     game: str, options: dict[str, Any], games: int, rounds: int, seed: int
 ) -> dict[str, Any]:
-    """Rounds of engine, AEC and runner back to back; the ratios are the medians of each round's
-    ratios (the machine is shared, so a round's three figures meet the same load), the speeds the
-    best round's."""
+    """Rounds of engine, AEC (the agent reading the mask through a bool view, then straight from
+    the int8 array) and runner back to back; the ratios are the medians of each round's ratios
+    (the machine is shared, so a round's figures meet the same load), the speeds the best
+    round's."""
     engine: list[float] = []
     aec: list[float] = []
+    aec_int8: list[float] = []
     vec: list[float] = []
     for _ in range(rounds):
         engine.append(run_bench(game, games, seed, options)["actions_per_s"])
         aec.append(aec_steps_per_s(game, options, games, seed))
+        aec_int8.append(aec_steps_per_s(game, options, games, seed, bool_view=False))
         vec.append(vector_steps_per_s(game, options, games, seed))
     return {
         "game": game,
@@ -92,6 +101,9 @@ def measure(
         "engine_actions_per_s": round(max(engine)),
         "aec_steps_per_s": round(max(aec)),
         "aec_ratio": round(statistics.median(a / e for a, e in zip(aec, engine, strict=True)), 3),
+        "aec_int8_read_ratio": round(
+            statistics.median(a / e for a, e in zip(aec_int8, engine, strict=True)), 3
+        ),
         "vector_steps_per_s": round(max(vec)),
         "vector_ratio": round(
             statistics.median(v / e for v, e in zip(vec, engine, strict=True)), 3
@@ -111,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(row)
         print(
             f"{game} {options}: engine {row['engine_actions_per_s']:,}/s  "
-            f"aec {row['aec_steps_per_s']:,}/s ({row['aec_ratio']:.0%})  "
+            f"aec {row['aec_steps_per_s']:,}/s ({row['aec_ratio']:.0%}; "
+            f"int8 mask read {row['aec_int8_read_ratio']:.0%})  "
             f"vector {row['vector_steps_per_s']:,}/s ({row['vector_ratio']:.0%})"
         )
     print(json.dumps(rows))
