@@ -14,7 +14,6 @@ buffer. It reads nothing a seat may not see: draw stacks, the pouch and the anim
 their sizes (the pouch by its public colour counts).
 """
 
-from cpython.buffer cimport PyBUF_WRITABLE, PyBuffer_Release, PyObject_GetBuffer
 from libc.string cimport memcpy, memset
 
 import numpy as np
@@ -28,11 +27,6 @@ from glade.harmonies.scoring import LANDSCAPE_POINTS, river_points, spirit_point
 from glade.living_forest.data import FLOWER, START_TREE
 from glade.living_forest.game import ACTIONS as LF_ACTIONS, A_FIRE, A_MOVE, A_PICK, A_STEAL, A_USE
 from glade.living_forest.game import DRAW as LF_DRAW, OVER as LF_OVER
-
-_empty = np.empty
-_zeros = np.zeros
-_float32 = np.dtype(np.float32)
-_int8 = np.dtype(np.int8)
 
 cdef enum:
     MAX_CELLS = 32
@@ -82,14 +76,10 @@ cdef class Kernel:
         """The observation of ``seat``, into ``out`` (a float32 vector) when given, else new."""
         if not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat}: seats are 0 to {self.players - 1}")
-        cdef Py_buffer buf
-        if out is None:  # a new array of our own: its buffer is known to be contiguous float32
-            out = _empty(self.size, _float32)
-            PyObject_GetBuffer(out, &buf, PyBUF_WRITABLE)
-            try:
-                self.write(seat, <float*>buf.buf)
-            finally:
-                PyBuffer_Release(&buf)
+        cdef cnp.npy_intp size = self.size
+        if out is None:  # a new array of our own: contiguous float32
+            out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
+            self.write(seat, <float*>cnp.PyArray_DATA(out))
             return out
         cdef float[::1] view
         try:
@@ -872,22 +862,21 @@ cdef class LivingForestKernel(Kernel):
 
 
 # ====================================================================== masks and the runner
-def legal_mask(ids, int n_actions):
-    """A fresh int8 mask of ``n_actions`` entries, 1 at each index in ``ids``."""
-    mask = _zeros(n_actions, _int8)
-    cdef Py_buffer buf
+cdef object _mask_of(object ids, Py_ssize_t n_actions):
+    cdef cnp.npy_intp size = n_actions
+    mask = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)  # a new int8 array of our own
+    cdef signed char* m = <signed char*>cnp.PyArray_DATA(mask)
     cdef Py_ssize_t code
-    cdef signed char* m
-    PyObject_GetBuffer(mask, &buf, PyBUF_WRITABLE)  # a new int8 array of our own
-    m = <signed char*>buf.buf
-    try:
-        for code in ids:
-            if not 0 <= code < n_actions:
-                raise IndexError(f"action {code} is outside 0..{n_actions - 1}")
-            m[code] = 1
-    finally:
-        PyBuffer_Release(&buf)
+    for code in ids:
+        if not 0 <= code < n_actions:
+            raise IndexError(f"action {code} is outside 0..{n_actions - 1}")
+        m[code] = 1
     return mask
+
+
+def legal_mask(ids, Py_ssize_t n_actions):
+    """A fresh int8 mask of ``n_actions`` entries, 1 at each index in ``ids``."""
+    return _mask_of(ids, n_actions)
 
 
 def seat_view(Kernel kernel, object game, int seat, Py_ssize_t n_actions):
@@ -899,15 +888,7 @@ def seat_view(Kernel kernel, object game, int seat, Py_ssize_t n_actions):
     cdef cnp.npy_intp size = kernel.size
     obs = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
     kernel.write(seat, <float*>cnp.PyArray_DATA(obs))
-    size = n_actions
-    mask = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)
-    cdef signed char* m = <signed char*>cnp.PyArray_DATA(mask)
-    cdef Py_ssize_t code
-    for code in legal:
-        if not 0 <= code < n_actions:
-            raise IndexError(f"action {code} is outside 0..{n_actions - 1}")
-        m[code] = 1
-    return legal, {"observation": obs, "action_mask": mask}
+    return legal, {"observation": obs, "action_mask": _mask_of(legal, n_actions)}
 
 
 def play(Kernel kernel, object game, int seat, Py_ssize_t code, list legal):
@@ -1051,12 +1032,3 @@ def first_illegal(list codes, signed char[:, ::1] masks):
         if not masks[i, <Py_ssize_t>codes[i]]:
             return i
     return -1
-
-
-def is_legal(list ids, Py_ssize_t code):
-    """Whether ``code`` is one of the legal move indices ``ids``."""
-    cdef Py_ssize_t value
-    for value in ids:
-        if value == code:
-            return True
-    return False

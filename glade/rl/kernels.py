@@ -54,11 +54,6 @@ def legal_mask(ids: list[int], n_actions: int) -> np.ndarray:
     return mask
 
 
-def is_legal(ids: list[int], code: int) -> bool:
-    """Whether ``code`` is one of the legal move indices ``ids``."""
-    return code in ids
-
-
 def seat_view(
     encoder: Any, game: Any, seat: int, n_actions: int
 ) -> tuple[list[int], dict[str, np.ndarray]]:

@@ -123,7 +123,7 @@ def test_living_forest_compiled_observations_equal_the_python_ones(players: int)
     assert _play_both("living-forest", {"players": players}, min_steps=3000, seed=90) >= 2
 
 
-def test_masks_and_action_checks_equal_the_python_ones() -> None:
+def test_masks_and_batch_action_checks_equal_the_python_ones() -> None:
     compiled = kernels.compiled_module()
     rng = random.Random(3)
     for n in (1, 7, 210, 1130):
@@ -131,8 +131,6 @@ def test_masks_and_action_checks_equal_the_python_ones() -> None:
             ids = sorted(rng.sample(range(n), rng.randint(0, min(n, 40))))
             got = compiled.legal_mask(ids, n)
             assert got.dtype == np.int8 and got.tobytes() == kernels.legal_mask(ids, n).tobytes()
-            for code in (0, n - 1, rng.randrange(n), *ids[:3]):
-                assert compiled.is_legal(ids, code) is kernels.is_legal(ids, code) is (code in ids)
         legal = [sorted(rng.sample(range(n), rng.randint(1, min(n, 20)))) for _ in range(9)]
         a = np.full((9, n), 7, dtype=np.int8)
         b = np.full((9, n), 7, dtype=np.int8)
@@ -148,6 +146,43 @@ def test_masks_and_action_checks_equal_the_python_ones() -> None:
                 cases.append([*ok[:i], bad, *ok[i + 1 :]])
         for codes in cases:
             assert compiled.first_illegal(codes, a) == kernels.first_illegal(codes, b), codes
+
+
+def test_seat_view_and_play_equal_the_python_ones() -> None:
+    """The AEC environment's two per-move calls: the same legal moves, arrays and next seats
+    compiled or not; a move outside the legal list returns -2 and changes nothing."""
+    compiled = kernels.compiled_module()
+    rng = random.Random(8)
+    for game, options in (("harmonies", {"players": 3}), ("living-forest", {"players": 2})):
+        fast = make_encoder(game, **options, compiled=True)
+        slow = make_encoder(game, **options, compiled=False)
+        a = glade.new_game(game, seed=31, **options)
+        b = glade.new_game(game, seed=31, **options)
+        fast.reset(a)
+        slow.reset(b)
+        n = fast.n_actions
+        moves = 0
+        while not a.is_over:
+            seat = a.to_act[0]
+            legal, view = compiled.seat_view(fast.kernel, a, seat, n)
+            legal2, view2 = kernels.seat_view(slow, b, seat, n)
+            assert legal == legal2
+            for key in ("observation", "action_mask"):
+                assert view[key].tobytes() == view2[key].tobytes()
+            if moves % 10 == 0:
+                illegal = next(c for c in range(n) if c not in legal)
+                before = a.fingerprint()
+                assert compiled.play(fast.kernel, a, seat, illegal, legal) == -2
+                assert kernels.play(slow, b, seat, illegal, legal2) == -2
+                assert a.fingerprint() == before == b.fingerprint()
+            code = rng.choice(legal)
+            following = compiled.play(fast.kernel, a, seat, code, legal)
+            assert following == kernels.play(slow, b, seat, code, legal2)
+            assert following == (a.to_act[0] if not a.is_over else -1)
+            moves += 1
+        assert moves > 50 and b.is_over
+        with pytest.raises(ValueError, match="there is no seat"):
+            compiled.seat_view(fast.kernel, a, fast.players, n)
 
 
 def _run_vector(
