@@ -72,15 +72,21 @@ cdef class Kernel:
         memcpy(out + total, flat + total, (self.size - total) * sizeof(float))
         self.fixup(seat, out)
 
-    def observe(self, int seat, out=None):
-        """The observation of ``seat``, into ``out`` (a float32 vector) when given, else new."""
+    cdef object fresh(self, int seat):
+        """The observation of ``seat`` in a new float32 array (made through NumPy's C API)."""
         if not 0 <= seat < self.players:
             raise ValueError(f"there is no seat {seat}: seats are 0 to {self.players - 1}")
         cdef cnp.npy_intp size = self.size
-        if out is None:  # a new array of our own: contiguous float32
-            out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
-            self.write(seat, <float*>cnp.PyArray_DATA(out))
-            return out
+        out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
+        self.write(seat, <float*>cnp.PyArray_DATA(out))
+        return out
+
+    def observe(self, int seat, out=None):
+        """The observation of ``seat``, into ``out`` (a float32 vector) when given, else new."""
+        if out is None:
+            return self.fresh(seat)
+        if not 0 <= seat < self.players:
+            raise ValueError(f"there is no seat {seat}: seats are 0 to {self.players - 1}")
         cdef float[::1] view
         try:
             view = out
@@ -109,7 +115,6 @@ cdef class HarmoniesKernel(Kernel):
     # rewrites only the hand (hand_stale, when nothing else of it is stale)
     cdef int dirty_cell[MAX_SEATS]
     cdef int cell_state[MAX_SEATS][MAX_CELLS]
-    cdef int empty_cells[MAX_SEATS]
     cdef bint hand_stale
     cdef Py_ssize_t pouch_len
     cdef float pouch_counts[6]
@@ -260,11 +265,13 @@ cdef class HarmoniesKernel(Kernel):
     cdef void encode_cell(self, int s, object board, int i) except *:
         """Cell ``i`` only (its cube stays as it was: placing a token never adds one)."""
         cdef float* row = &self.flat[s * self.block]
-        cdef int state = board.cells[i], old = self.cell_state[s][i]
+        cdef int state = board.cells[i], k, empty = 0
         memcpy(row + i * 19, &self.planes[state, 0], 18 * sizeof(float))
-        self.empty_cells[s] += (state == H_EMPTY) - (old == H_EMPTY)
-        row[self.o_counts] = self.empty_cells[s]
         self.cell_state[s][i] = state
+        for k in range(self.n):
+            if self.cell_state[s][k] == H_EMPTY:
+                empty += 1
+        row[self.o_counts] = empty
 
     cdef void encode_cells(self, int s, object board) except *:
         cdef float* row = &self.flat[s * self.block]
@@ -282,7 +289,6 @@ cdef class HarmoniesKernel(Kernel):
                 empty += 1
             self.cell_state[s][i] = state
         row[self.o_counts] = empty
-        self.empty_cells[s] = empty
 
     cdef void encode_cards(self, int s, object board) except *:
         cdef float* row = &self.flat[s * self.block]
@@ -882,12 +888,8 @@ def legal_mask(ids, Py_ssize_t n_actions):
 def seat_view(Kernel kernel, object game, int seat, Py_ssize_t n_actions):
     """``seat``'s legal move indices and its view ``{"observation", "action_mask"}`` (two new
     arrays), in one call: the AEC environment's ``observe``."""
-    if not 0 <= seat < kernel.players:
-        raise ValueError(f"there is no seat {seat}: seats are 0 to {kernel.players - 1}")
+    obs = kernel.fresh(seat)  # (refuses a seat that is not in the game)
     legal = game.legal_action_ids(seat)
-    cdef cnp.npy_intp size = kernel.size
-    obs = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
-    kernel.write(seat, <float*>cnp.PyArray_DATA(obs))
     return legal, {"observation": obs, "action_mask": _mask_of(legal, n_actions)}
 
 

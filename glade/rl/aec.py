@@ -221,16 +221,8 @@ class GladeAECEnv(_Core, AECEnv):
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """The acting agent's view, cumulative reward, termination, truncation and info."""
         agent = self.agent_selection
-        view = None
-        if observe:  # observe(agent), inline: this runs once a move
-            game = self.game
-            if game is None:
-                raise RuntimeError("call reset() before last()")
-            seat = self._seat[agent]
-            self._legal, view = self._seat_view(self._kernel, game, seat, self._n_actions)
-            self._legal_seat = seat
         return (
-            view,
+            self.observe(agent) if observe else None,
             self._cumulative_rewards[agent],
             self.terminations[agent],
             self.truncations[agent],
