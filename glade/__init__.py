@@ -11,6 +11,7 @@ import secrets
 from typing import Any
 
 from .core import Action, BadInput, Game, IllegalAction
+from .core.refusals import CORE
 
 __all__ = [
     "Action",
@@ -35,7 +36,7 @@ def game_class(name: str) -> type[Game]:
     """The engine class of a game name ("harmonies" or "living-forest")."""
     key = name.replace("_", "-").lower() if isinstance(name, str) else name
     if key not in GAMES:
-        raise BadInput(f"unknown game {name!r}; choose one of: {', '.join(GAMES)}")
+        raise CORE.bad_input("game.unknown", name=repr(name), choices=", ".join(GAMES))
     module, cls = GAMES[key].split(":")
     found: type[Game] = getattr(importlib.import_module(module), cls)
     return found
@@ -46,14 +47,14 @@ def new_game(name: str, seed: int | None = None, **options: Any) -> Game:
     if seed is None:
         seed = secrets.randbelow(2**63)
     elif isinstance(seed, bool) or not isinstance(seed, int):
-        raise BadInput("the seed must be a whole number")
+        raise CORE.bad_input("seed.not_int")
     return game_class(name).new(seed, options)
 
 
 def load_game(data: dict[str, Any]) -> Game:
     """Exact inverse of ``Game.to_json()``."""
     if not isinstance(data, dict) or "game" not in data:
-        raise BadInput('this is not a saved glade game (no "game" field)')
+        raise CORE.bad_input("save.not_glade")
     return game_class(data["game"]).from_json(data)
 
 

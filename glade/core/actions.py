@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import IllegalAction
+from .refusals import CORE
 
 
 class Action:
@@ -56,24 +56,22 @@ class Action:
         if isinstance(data, Action):
             return data
         if not isinstance(data, Mapping):
-            raise IllegalAction('an action must be an object with a "type" field')
+            raise CORE.illegal("action.not_object")
         kind = data.get("type")
         if not isinstance(kind, str) or not kind:
-            raise IllegalAction('an action needs a "type" naming what to do')
+            raise CORE.illegal("action.no_type")
         args = {}
         for k, v in data.items():
             if k == "type":
                 continue
             if not isinstance(k, str):
-                raise IllegalAction("action field names must be strings")
+                raise CORE.illegal("action.field_names")
             args[k] = tuple(v) if isinstance(v, list) else v
         action = cls(kind, **args)
         try:
             hash(action)
         except TypeError:  # a nested object or list of lists: no action has such fields
-            raise IllegalAction(
-                "action fields must be plain values (text, numbers, true/false)"
-            ) from None
+            raise CORE.illegal("action.plain_values") from None
         return action
 
     def __eq__(self, other: object) -> bool:

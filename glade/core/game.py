@@ -22,6 +22,7 @@ from typing import Any, ClassVar, TypeVar
 
 from .actions import Action
 from .errors import IllegalAction
+from .refusals import CORE
 
 G = TypeVar("G", bound="Game")
 
@@ -70,7 +71,7 @@ class Game(ABC):
         self._check_seat(seat)
         if act.type == "undo":
             if act.args:
-                raise IllegalAction("undo takes no arguments")
+                raise CORE.illegal("undo.args")
             self.undo(seat)
             return
         code = self.action_id(act)  # raises IllegalAction for actions that name nothing real
@@ -133,10 +134,14 @@ class Game(ABC):
         """Take back ``seat``'s last action of the current turn by replaying the rest of the log."""
         self._check_seat(seat)
         if not self.can_undo(seat):
-            raise IllegalAction("there is nothing you can undo now")
+            raise CORE.illegal("undo.nothing")
         last = max(i for i, e in enumerate(self.log) if e[0] == seat)
         entries = self.log[:last] + self.log[last + 1 :]
-        fresh = self.replay(self.seed, self.options, entries)
+        try:
+            fresh = self.replay(self.seed, self.options, entries)
+        except (IndexError, KeyError, ValueError, TypeError):
+            # a hand-edited or damaged log: refuse, never crash, and change nothing
+            raise CORE.illegal("undo.unreplayable") from None
         self._become(fresh)
 
     @classmethod
@@ -173,7 +178,7 @@ class Game(ABC):
     # ----------------------------------------------------------------- helpers
     def _check_seat(self, seat: Any) -> None:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
-            raise IllegalAction(f"there is no seat {seat!r} in this game")
+            raise CORE.illegal("seat.unknown", seat=repr(seat))
 
     def fingerprint(self) -> str:
         """Canonical JSON text of the full state, for byte-for-byte comparisons."""
