@@ -86,7 +86,21 @@ class Game(ABC):
 
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
-        """JSON-safe dict of what ``seat`` may see (None: a spectator)."""
+        """JSON-safe dict of what ``seat`` may see (None: a spectator); starts with ``view_header``."""
+
+    def view_header(self, seat: int | None) -> dict[str, Any]:
+        """The fields every game's view begins with, named the same way in both games."""
+        over = self.is_over
+        return {
+            "game": self.game_name,
+            "options": dict(self.options),
+            "seat": seat,
+            "players": self.num_players,
+            "to_act": list(self.to_act),
+            "over": over,
+            "can_undo": seat is not None and not over and self.can_undo(seat),
+            "result": self.result() if over else None,
+        }
 
     @abstractmethod
     def to_json(self) -> dict[str, Any]:

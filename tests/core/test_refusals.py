@@ -74,3 +74,22 @@ def test_refusal_doc_is_current() -> None:
     assert DOC.read_text(encoding="utf-8") == markdown(), (
         "docs/refusals.md is stale: python -m glade.core.refusals > docs/refusals.md"
     )
+
+
+def test_view_header_names_the_same_fields_in_both_games() -> None:
+    for name, opts in (("harmonies", {"players": 2}), ("living-forest", {"players": 2})):
+        game = glade.new_game(name, seed=3, **opts)
+        head = game.view_header(1)
+        assert list(head) == [
+            "game",
+            "options",
+            "seat",
+            "players",
+            "to_act",
+            "over",
+            "can_undo",
+            "result",
+        ]
+        assert head["game"] == name and head["seat"] == 1 and head["players"] == 2
+        assert head["to_act"] == list(game.to_act) and head["over"] is False
+        assert head["result"] is None and game.view_header(None)["can_undo"] is False
