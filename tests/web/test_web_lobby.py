@@ -109,7 +109,9 @@ def test_phone_width_layout(server: Server, browser: Browser) -> None:
     assert page.get_attribute("[data-testid=table]", "data-seat") == "0"
     expect(page.locator("[data-testid=status]")).to_contain_text("Mia")
     # the board fits the screen and is playable by touch-sized clicks
-    box = page.locator(".mine .hboard").bounding_box()
+    board = page.locator(".mine .hboard")
+    board.wait_for(state="visible")  # under load the board may draw after the status line
+    box = board.bounding_box()
     assert box and box["width"] <= 390
     v = version(page)
     page.locator("[data-key^=spirit-]").first.click()
