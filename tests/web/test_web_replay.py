@@ -162,6 +162,19 @@ def test_every_replay_step_shows_the_servers_position(server: Server, browser: B
     assert set(range(1, total)) <= asked
     # and the last step is the finished game with its end screen
     assert page.locator("[data-testid=replay] .end-inline [data-testid=winner]").count() == 1
+    # playing moves on by itself, one drawn position after the other, until paused
+    page.keyboard.press("Home")
+    open_step(page, 0)
+    page.click("[data-go=play]")
+    open_step(page, 1)
+    open_step(page, 2)
+    page.click("[data-go=play]")
+    page.wait_for_timeout(500)  # a step already on its way may still land
+    paused = int(page.get_attribute("[data-testid=replay]", "data-step") or -1)
+    page.wait_for_timeout(1500)
+    assert page.get_attribute("[data-testid=replay]", "data-step") == str(paused)
+    got = shown(page)
+    assert got["pouch"] == expected(pasts[paused])["pouch"]
     assert not watch.errors, watch.errors
     context.close()
 
