@@ -150,3 +150,27 @@ def test_the_registry_refuses_with_a_sentence(spec: str, game: str, message: str
 def test_mcts_refuses_an_unknown_level_itself() -> None:
     with pytest.raises(BadInput, match="levels are easy, normal, hard"):
         MCTSBot(level="extreme")
+
+
+def test_the_search_asks_its_adapter_only_what_the_interface_declares() -> None:
+    """No ``getattr``/``hasattr`` probing in the search: everything goes through ``Adapter``."""
+    tree = ast.parse((PACKAGE / "mcts.py").read_text(encoding="utf-8"))
+    probes = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in {"getattr", "hasattr"}
+    ]
+    assert probes == [], f"mcts.py probes attributes on lines {probes}"
+    used = {
+        node.attr
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "adapter"
+    }
+    declared = {name for name in dir(Adapter) if not name.startswith("_")} | set(
+        Adapter.__annotations__
+    )
+    assert used and used <= declared, sorted(used - declared)
