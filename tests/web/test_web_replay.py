@@ -1,4 +1,4 @@
-"""The Harmonies replay shows the server's position at every step (GET …/past/{move}).
+"""The replays show the server's position at every step (GET …/past/{move}).
 
 A 2-player game (a person playing through the API against the greedy bot) is played to the end;
 its replay is then stepped through from the first move to the last, and at every step the scores,
@@ -245,5 +245,77 @@ def test_an_unfinished_game_replays_only_its_current_position(
     assert shown(page)["stacks"] == [{}, {}]
     page.keyboard.press("End")
     open_step(page, 2)
+    assert not watch.errors, watch.errors
+    context.close()
+
+
+LF_GATHER = """() => {
+  const nums = (el) => (el ? (el.textContent.match(/-?\\d+/g) || []).map(Number) : []);
+  const table = document.querySelector(".side .scores table.breakdown");
+  const rows = [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => Number(td.textContent)));
+  const stacks = [...document.querySelectorAll(".display-row h3 .muted")].map((el) => nums(el)[0]);
+  const occupied = [...document.querySelectorAll("svg.ring g.rock")]
+    .filter((g) => g.querySelectorAll("circle").length > 1)
+    .map((g) => Number(g.dataset.rock));
+  return { step: Number(document.querySelector("[data-testid=replay]").dataset.step), rows, stacks, occupied };
+}"""
+
+
+def lf_expected(view: dict[str, Any]) -> dict[str, Any]:
+    progress = [s["progress"] for s in view["spirits"]]
+    return {
+        "rows": [
+            [p["trees"] for p in progress],
+            [p["fires"] for p in progress],
+            [p["flowers"] for p in progress],
+            [p["trees"] + p["fires"] + p["flowers"] for p in progress],
+        ],
+        "stacks": list(view["stack_counts"]),
+        "occupied": sorted(r["rock"] for r in view["circle"] if r["spirit"] is not None),
+    }
+
+
+def test_every_living_forest_replay_step_shows_the_servers_position(
+    server: Server, browser: Browser
+) -> None:
+    """The greedy and the random bot play Living Forest on the server; its replay, step by step,
+    shows each spirit's trees, fires and flowers, the guardian stacks and the spirits on the
+    circle as the server's ``past`` view has them."""
+    with _api(server.url) as client:
+        created = client.post(
+            "/api/games",
+            json={
+                "game": "living-forest",
+                "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "random"}],
+            },
+        )
+        assert created.status_code == 201, created.text
+        gid = created.json()["id"]
+        deadline = time.monotonic() + 300
+        while not client.get(f"/api/games/{gid}").json()["over"]:
+            assert time.monotonic() < deadline, "the bots did not finish within 300 s"
+            time.sleep(0.2)
+        total = len(client.get(f"/api/games/{gid}/log").json()["moves"])
+        pasts = [client.get(f"/api/games/{gid}/past/{n}").json()["view"] for n in range(total + 1)]
+    context, page, watch = new_page(browser, 1280, 800)
+    page.goto(f"{server.url}/#/replay/{gid}")
+    open_step(page, total)
+    page.keyboard.press("Home")
+    open_step(page, 0)
+    rounds = set()
+    for step in range(total + 1):
+        if step:
+            page.keyboard.press("ArrowRight")
+            open_step(page, step)
+        got = page.evaluate(LF_GATHER)
+        want = lf_expected(pasts[step])
+        assert got["step"] == step
+        assert got["rows"] == want["rows"], f"step {step}: trees, fires, flowers"
+        assert got["stacks"] == want["stacks"], f"step {step}: guardian stacks"
+        assert sorted(got["occupied"]) == want["occupied"], f"step {step}: circle of spirits"
+        rounds.add(pasts[step]["round"])
+        if step == total // 2:
+            shot(page, "living-forest-replay-step.png", full_page=False)
+    assert len(rounds) > 3
     assert not watch.errors, watch.errors
     context.close()
