@@ -9,8 +9,8 @@ turn is one move: central space, three placements, cubes and card), replayed und
 engine's own actions.
 
 What the search needs of a game is declared by ``adapter.Adapter``; ``adapter_for`` picks the
-game's own. The tree is kept between calls: when the game has moved on by moves the tree already holds, the
-matching subtree becomes the new root.
+game's own. The tree is kept between calls: when the game has moved on by moves the tree already
+holds, the matching subtree becomes the new root.
 """
 
 from __future__ import annotations
