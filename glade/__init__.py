@@ -65,7 +65,7 @@ def __getattr__(name: str) -> Any:
 
         return score_board
     if name == "hint":
-        from glade.bots.hint import hint  # type: ignore[import-not-found,unused-ignore]
+        from glade.bots.hint import hint
 
         return hint
     raise AttributeError(f"module 'glade' has no attribute {name!r}")

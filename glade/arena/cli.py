@@ -26,7 +26,7 @@ from rich.table import Table
 from rich.text import Text
 
 import glade
-from glade.bots.catalog import make, names
+from glade.bots import bot_names, make_bot
 from glade.core import BadInput
 
 from .runner import Record, report, run, schedule
@@ -49,7 +49,7 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--bots",
         required=True,
-        help=f"comma-separated bots, one per seat ({', '.join(names())})",
+        help=f"comma-separated bots, one per seat ({', '.join(bot_names())})",
     )
     p.add_argument("--games", type=int, default=100, help="number of games (default 100)")
     p.add_argument("--workers", type=int, default=1, help="processes on this machine (default 1)")
@@ -105,7 +105,7 @@ def _check(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
     options = parse_options(args.options)
     glade.new_game(args.game, seed=0, players=len(bots), **options)  # validates game and options
     for spec in bots:
-        make(spec, args.game, seed=0)  # validates every bot name for this game
+        make_bot(spec, args.game, seed=0)  # validates every bot name for this game
     return bots, options
 
 

@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import glade
-from glade.bots import Budget
-from glade.bots.catalog import make
+from glade.bots import Budget, make_bot
 from glade.core import BadInput, Game
 
 from .stats import mean_ci, wilson
@@ -108,7 +107,9 @@ def game_length(state: Game, decisions: int) -> int:
 def play(match: Match) -> Record:
     """Play one game of the tournament; every action is checked by the engine."""
     state = glade.new_game(match.game, seed=match.seed, players=len(match.specs), **match.options)
-    bots = [make(spec, match.game, seed=match.seed * 8 + s) for s, spec in enumerate(match.specs)]
+    bots = [
+        make_bot(spec, match.game, seed=match.seed * 8 + s) for s, spec in enumerate(match.specs)
+    ]
     budget = Budget(seconds=match.seconds, iterations=match.iterations)
     n = len(bots)
     decisions = [0] * n

@@ -2,6 +2,10 @@
 
 A bot's ``choose(state, seat, budget)`` returns the actions it wants to play now, in order (at
 least one); the caller applies them one by one. Bots read only what ``seat`` may know.
+
+The registry is ``BOTS`` (which class plays which game) and ``LEVELS`` (the bots that take a
+level after a colon); ``make_bot("mcts:hard", "harmonies")`` builds one and ``bot_names()`` lists
+every spec a user may type. Bot modules are imported on first use.
 """
 
 from __future__ import annotations
@@ -64,7 +68,8 @@ def make_bot(spec: str, game: str, seed: int | None = None) -> Bot:
     if level and level not in LEVELS.get(base, ()):
         known = LEVELS.get(base)
         if not known:
-            raise BadInput(f"the bot {base!r} has no levels")
+            leveled = ", ".join(f"{b} ({', '.join(lv)})" for b, lv in LEVELS.items())
+            raise BadInput(f"the bot {base!r} has no levels; only these have: {leveled}")
         raise BadInput(f"unknown {base} level {level!r}; levels are {', '.join(known)}")
     choices = BOTS.get(base)
     if choices is None:

@@ -8,9 +8,9 @@ import random
 from glade.core import Game
 from glade.harmonies.game import Board, HarmoniesGame
 
+from .adapter import Adapter, Move, Outcome
 from .harmonies_eval import evaluate, turns_left
 from .harmonies_greedy import turn_candidates
-from .mcts import Move, Outcome
 
 ROOT_MOVES = 12  # whole-turn candidates searched at the root
 INNER_MOVES = 5  # candidates at deeper nodes (one per central space)
@@ -84,7 +84,7 @@ def leaf_values(game: HarmoniesGame) -> Outcome:
     return seat_values(evals), projected
 
 
-class HarmoniesAdapter:
+class HarmoniesAdapter(Adapter):
     """Moves are whole turns; play-outs use a light greedy for a couple of rounds."""
 
     tree_depth = 1

@@ -25,9 +25,9 @@ import time
 from glade.core import Game
 from glade.living_forest.game import DRAW, LivingForestGame
 
+from .adapter import Adapter, Move, Outcome, Ranked
 from .determinize import determinize_living_forest
 from .living_forest_greedy import LivingForestGreedy, evaluate
-from .mcts import Move, Outcome, Ranked
 
 ROUNDS_AHEAD = 1  # play-outs stop when this many rounds after the current one are done
 SCALE = 6.0  # evaluation points that make a clear lead
@@ -90,7 +90,7 @@ def play_out(g: LivingForestGame, policy: SamplePolicy, stop_round: int) -> None
         g.apply_action_id(mover, policy.step(g, mover), checked=True)
 
 
-class LivingForestAdapter:
+class LivingForestAdapter(Adapter):
     """Flat Monte-Carlo over the greedy bot's candidate steps (see the module docstring).
 
     ``moves`` and ``rollout`` keep the tree-search interface working (the greedy step first);

@@ -8,8 +8,9 @@ leaf for every seat. Moves are whole decisions where the game adapter provides t
 turn is one move: central space, three placements, cubes and card), replayed underneath as the
 engine's own actions.
 
-The tree is kept between calls: when the game has moved on by moves the tree already holds, the
-matching subtree becomes the new root.
+What the search needs of a game is declared by ``adapter.Adapter``; ``adapter_for`` picks the
+game's own. The tree is kept between calls: when the game has moved on by moves the tree already
+holds, the matching subtree becomes the new root.
 """
 
 from __future__ import annotations
@@ -17,37 +18,17 @@ from __future__ import annotations
 import math
 import random
 import time
-from typing import Protocol
 
 from glade.core import Action, BadInput, Game
 
-from . import Budget
+from . import LEVELS, Budget
+from .adapter import ITERATIONS, Adapter, Move, Outcome, Ranked, outcome_values
 from .determinize import determinize
 
-Move = tuple[int, ...]
-Ranked = tuple[Move, float, float, int]  # move, mean value, mean projected score, visits
-Outcome = tuple[list[float], list[float]]  # (value per seat in [0, 1], projected score per seat)
-
-LEVELS: dict[str, int] = {"easy": 10, "normal": 40, "hard": 150}
 UCB_C = 0.7
 
 
-class Adapter(Protocol):
-    """What the search needs to know about one game."""
-
-    tree_depth: int
-
-    def moves(self, state: Game, seat: int, root: bool) -> list[Move]:
-        """Candidate moves of ``seat`` now, most promising first."""
-        ...
-
-    def rollout(self, state: Game, seat: int, rng: random.Random) -> Outcome:
-        """Play on from ``state`` with a fast policy: each seat's value in [0, 1] and its
-        projected final score."""
-        ...
-
-
-class GenericAdapter:
+class GenericAdapter(Adapter):
     """Every legal action is a move; random play-outs to the end, scored by the result."""
 
     tree_depth = 64
@@ -68,24 +49,6 @@ class GenericAdapter:
         return outcome_values(state)
 
 
-def outcome_values(state: Game) -> Outcome:
-    """Values: 1 for a sole winner, shared for ties, 0 otherwise, nudged by the score margin;
-    scores: the final scores."""
-    result = state.result()
-    scores = [float(x) for x in result["scores"]]
-    winners = result["winners"]
-    n = len(scores)
-    if n == 1:
-        return [min(1.0, scores[0] / 150)], scores
-    out = []
-    for s in range(n):
-        base = (1.0 / len(winners)) if s in winners else 0.0
-        best_other = max(scores[o] for o in range(n) if o != s)
-        margin = math.tanh((scores[s] - best_other) / 30)
-        out.append(0.9 * base + 0.05 * (1 + margin))
-    return out, scores
-
-
 def win_share(scores: list[float], seat: int) -> float:
     """1 if ``seat`` has the most points, shared on a tie, 0 otherwise."""
     top = max(scores)
@@ -94,13 +57,8 @@ def win_share(scores: list[float], seat: int) -> float:
     return 1.0 / sum(1 for x in scores if x == top)
 
 
-def final_outcome(adapter: Adapter, game: Game) -> Outcome:
-    """A finished game's outcome as the adapter values it (``final_values``), else by default."""
-    own = getattr(adapter, "final_values", None)
-    return own(game) if own is not None else outcome_values(game)
-
-
 def adapter_for(game: Game) -> Adapter:
+    """The game's own adapter (imported on first use: one game never loads the other's bots)."""
     if game.game_name == "harmonies":
         from .harmonies_search import HarmoniesAdapter
 
@@ -133,8 +91,9 @@ class MCTSBot:
     def __init__(
         self, seed: int | None = None, level: str = "normal", adapter: Adapter | None = None
     ) -> None:
-        if level not in LEVELS:
-            raise BadInput(f"unknown mcts level {level!r}; levels are {', '.join(LEVELS)}")
+        if level not in LEVELS["mcts"]:
+            known = ", ".join(LEVELS["mcts"])
+            raise BadInput(f"unknown mcts level {level!r}; levels are {known}")
         self.level = level
         self.adapter = adapter
         self.rng = random.Random(seed)
@@ -157,7 +116,7 @@ class MCTSBot:
         if state.is_over or seat not in state.to_act:
             raise BadInput(f"seat {seat} has no move to make")
         adapter = self.adapter or adapter_for(state)
-        levels: dict[str, int] = getattr(adapter, "levels", LEVELS)
+        levels = adapter.levels
         budget = budget or Budget(iterations=levels[self.level])
         seconds = budget.seconds
         iterations = budget.iterations
@@ -165,11 +124,11 @@ class MCTSBot:
             iterations = levels[self.level]
         start = time.perf_counter()
         self.last_wins = {}
-        flat = getattr(adapter, "search_root", None)
-        if flat is not None:  # the adapter searches the root itself (no tree to keep)
-            # a time budget alone is an upper bound: the level still caps the samples
-            cap = iterations if iterations is not None else levels[self.level]
-            ranked, done = flat(state, seat, cap, seconds, self.rng)
+        # a time budget alone is an upper bound: the level still caps the samples
+        cap = iterations if iterations is not None else levels[self.level]
+        flat = adapter.search_root(state, seat, cap, seconds, self.rng)
+        if flat is not None:  # the adapter searched the root itself (no tree to keep)
+            ranked, done = flat
             self.root = None
             self.last_stats = {"iterations": done, "seconds": time.perf_counter() - start}
             return list(ranked)
@@ -180,7 +139,7 @@ class MCTSBot:
         if len(root_moves) == 1:
             self.root = None
             return [(root_moves[0], float("nan"), float("nan"), 0)]
-        if getattr(adapter, "root_halving", False):
+        if adapter.root_halving:
             done, order = self._halving(
                 state, seat, root, root_moves, adapter, iterations, seconds, start
             )
@@ -211,7 +170,7 @@ class MCTSBot:
             ranked.sort(key=lambda item: (-item[3], -item[1]))
         if not ranked:
             ranked = [(root_moves[0], float("nan"), float("nan"), 0)]
-        margin = getattr(adapter, "anchor_margin", None)
+        margin = adapter.anchor_margin
         if margin is not None and len(ranked) > 1:
             # the adapter's first root move is its policy's choice: keep it unless the search
             # found a move clearly better on average
@@ -252,8 +211,11 @@ class MCTSBot:
         order = {m: 0 for m in moves}
         done = 0
         spent = 0.0  # seconds in simulations so far: one more starts only if it should fit
+        out_of_time = False  # no further simulation would end before the deadline
         for r in range(rounds):
-            if len(survivors) == 1 or (iterations is not None and done >= iterations):
+            if out_of_time or len(survivors) == 1:
+                break
+            if iterations is not None and done >= iterations:
                 break
             if r > 0 and deadline is not None and time.perf_counter() >= deadline:
                 break
@@ -263,6 +225,8 @@ class MCTSBot:
                 batches = 1 << 30
             round_end = None if seconds is None else start + seconds * (r + 1) / rounds
             for b in range(batches):
+                if out_of_time:
+                    break
                 if b > 0 and round_end is not None and time.perf_counter() >= round_end:
                     break
                 sample = determinize(state, seat, self.rng)
@@ -270,12 +234,13 @@ class MCTSBot:
                 for move in survivors:
                     now = time.perf_counter()
                     if done and deadline is not None and now + spent / done >= deadline:
+                        out_of_time = True
                         break
                     game = sample.copy()
                     self._play(game, seat, move)
                     rng = random.Random(play_seed)
                     values, scores = (
-                        final_outcome(adapter, game)
+                        adapter.final_values(game)
                         if game.is_over
                         else adapter.rollout(game, seat, rng)
                     )
@@ -366,7 +331,7 @@ class MCTSBot:
             path.append(node)
             depth += 1
         values, scores = (
-            final_outcome(adapter, game) if game.is_over else adapter.rollout(game, seat, rng)
+            adapter.final_values(game) if game.is_over else adapter.rollout(game, seat, rng)
         )
         for n in path:
             n.visits += 1
@@ -383,14 +348,14 @@ class MCTSBot:
 
 __all__ = [
     "Adapter",
-    "Outcome",
-    "Ranked",
     "GenericAdapter",
-    "LEVELS",
+    "ITERATIONS",
     "MCTSBot",
     "Move",
     "Node",
-    "final_outcome",
+    "Outcome",
+    "Ranked",
+    "adapter_for",
     "outcome_values",
     "win_share",
 ]

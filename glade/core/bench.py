@@ -9,19 +9,6 @@ from typing import Any
 from .game import Game
 
 
-def random_playout(game: Game, rng: random.Random) -> int:
-    """Play uniformly random legal moves (undo excluded) until the game ends; return the count."""
-    n = 0
-    choice = rng.choice
-    while True:
-        to_act = game.to_act
-        if not to_act:
-            return n
-        seat = to_act[0] if len(to_act) == 1 else choice(to_act)
-        game.apply_action_id(seat, choice(game.legal_action_ids(seat)), checked=True)
-        n += 1
-
-
 def run_bench(name: str, games: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
     from glade import new_game
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 from abc import ABC, abstractmethod
-from collections.abc import Callable
 from typing import Any, ClassVar, TypeVar
 
 from .actions import Action
@@ -197,6 +196,3 @@ class Game(ABC):
     def fingerprint(self) -> str:
         """Canonical JSON text of the full state, for byte-for-byte comparisons."""
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
-
-
-GameFactory = Callable[..., Game]

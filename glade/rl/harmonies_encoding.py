@@ -501,7 +501,3 @@ def render_harmonies(state: HarmoniesGame, seat: int | None) -> str:
     out.append("")
     out.append("W water  M mountain  T trunk  G tree top  Y field  R building  * cube")
     return "\n".join(out)
-
-
-def encoder_for(options: dict[str, Any]) -> HarmoniesEncoder:
-    return HarmoniesEncoder(**options)

@@ -98,7 +98,7 @@ def list_moves(actions: list[Action], describe: Callable[[Action], str]) -> str:
 
 def hint_text(game: Game, seat: int, describe: Callable[[Action], str]) -> str:
     try:
-        from glade.bots.hint import hint  # type: ignore[import-not-found,unused-ignore]
+        from glade.bots.hint import hint
     except ImportError:
         return "Hints are not available in this installation."
     from glade.bots import Budget

@@ -10,7 +10,7 @@ from lf_hidden import reorder_hidden
 
 import glade
 from glade.bots import Budget
-from glade.bots.catalog import make
+from glade.bots import make_bot as make
 from glade.bots.living_forest_search import (
     LEVELS,
     SAFE_NET,

@@ -8,7 +8,7 @@ from lf_hidden import reorder_hidden
 
 import glade
 from glade.bots import Budget
-from glade.bots.catalog import make
+from glade.bots import make_bot as make
 from glade.bots.determinize import determinize, known_on_top
 from glade.bots.mcts import MCTSBot
 from glade.living_forest.game import LivingForestGame

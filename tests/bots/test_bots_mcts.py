@@ -1,4 +1,4 @@
-"""ISMCTS: legal moves, no peeking at hidden order, determinism, tree reuse, hints, catalog."""
+"""ISMCTS: legal moves, no peeking at hidden order, determinism, tree reuse, hints, levels."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import random
 import pytest
 
 import glade
-from glade.bots import Budget
-from glade.bots.catalog import make, names
+from glade.bots import Budget, bot_names, make_bot, mcts
+from glade.bots.adapter import Outcome
 from glade.bots.determinize import determinize
 from glade.bots.harmonies_greedy import HarmoniesGreedy
 from glade.bots.harmonies_search import (
@@ -22,11 +22,10 @@ from glade.bots.hint import hint
 from glade.bots.mcts import (
     GenericAdapter,
     MCTSBot,
-    final_outcome,
     outcome_values,
     win_share,
 )
-from glade.core import BadInput
+from glade.core import BadInput, Game
 from glade.harmonies.game import HarmoniesGame
 
 FEW = Budget(iterations=4)
@@ -81,8 +80,8 @@ def test_determinization_depends_only_on_the_seats_view() -> None:
 def test_bots_never_read_the_hidden_order(spec: str) -> None:
     game = _midgame(3, 5, players=2)
     other = _reorder_hidden(game, 4)
-    bot_a = make(spec, "harmonies", seed=8)
-    bot_b = make(spec, "harmonies", seed=8)
+    bot_a = make_bot(spec, "harmonies", seed=8)
+    bot_b = make_bot(spec, "harmonies", seed=8)
     budget = Budget(iterations=12)
     assert bot_a.choose(game, game.current, budget) == bot_b.choose(other, other.current, budget)
 
@@ -110,25 +109,43 @@ def test_mcts_plays_legal_games_in_every_mode() -> None:
         assert moves > 40
 
 
-def test_mcts_respects_a_time_budget() -> None:
-    """A time budget is a cap: a simulation starts only if it should end in time."""
+class _SlowAdapter(HarmoniesAdapter):
+    """Harmonies whose every play-out takes ``step`` seconds on a fake clock."""
+
+    def __init__(self, clock: list[float], step: float) -> None:
+        super().__init__()
+        self.clock = clock
+        self.step = step
+
+    def rollout(self, state: Game, seat: int, rng: random.Random) -> Outcome:
+        self.clock[0] += self.step
+        return super().rollout(state, seat, rng)
+
+
+def test_mcts_respects_a_time_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A time budget is a cap: a simulation starts only if it should end in time (measured on a
+    fake clock that only play-outs advance, so the test does not depend on the machine)."""
+    clock = [0.0]
+    monkeypatch.setattr(mcts.time, "perf_counter", lambda: clock[0])
     game = _midgame(5, 2, players=2)
-    bot = MCTSBot(seed=0)
-    used = []
-    for _ in range(4):
-        seat = game.current
-        for action in bot.choose(game, seat, Budget(seconds=0.2)):
-            game.apply(seat, action)
-        used.append(bot.last_stats["seconds"])
+    counts = []
+    for seconds in (0.2, 0.5):
+        bot = MCTSBot(seed=0, adapter=_SlowAdapter(clock, 0.03))
+        bot.choose(game, game.current, Budget(seconds=seconds))
         assert bot.last_stats["iterations"] >= 1
-    assert max(used) < 0.2 + 0.1
-    assert sum(used) / len(used) <= 0.2 + 0.005
+        assert bot.last_stats["seconds"] <= seconds
+        assert (
+            bot.last_stats["seconds"] + 0.03 > seconds
+        )  # it stopped only when one more would not fit
+        counts.append(bot.last_stats["iterations"])
+    assert counts == [6, 16]
 
 
 def test_mcts_reuses_its_tree_when_the_game_moved_along_it() -> None:
     game = glade.new_game("harmonies", seed=6, players=2)
-    bot = MCTSBot(seed=0, adapter=GenericAdapter())
-    bot.adapter.max_rollout = 30  # type: ignore[union-attr]
+    adapter = GenericAdapter()
+    adapter.max_rollout = 30
+    bot = MCTSBot(seed=0, adapter=adapter)
     first = bot.choose(game, 0, Budget(iterations=60))
     game.apply(0, first[0])
     root = bot._reuse(game)
@@ -136,12 +153,12 @@ def test_mcts_reuses_its_tree_when_the_game_moved_along_it() -> None:
 
 
 def test_mcts_levels_and_bad_levels() -> None:
-    assert isinstance(make("mcts:easy", "harmonies", seed=1), MCTSBot)
-    assert "mcts:hard" in names()
+    assert isinstance(make_bot("mcts:easy", "harmonies", seed=1), MCTSBot)
+    assert "mcts:hard" in bot_names()
     with pytest.raises(BadInput, match="level"):
-        make("mcts:extreme", "harmonies")
+        make_bot("mcts:extreme", "harmonies")
     with pytest.raises(BadInput, match="no levels"):
-        make("greedy:hard", "harmonies")
+        make_bot("greedy:hard", "harmonies")
 
 
 def test_hint_ranks_whole_turns_with_expected_outcomes() -> None:
@@ -181,11 +198,11 @@ def test_a_finished_harmonies_game_is_valued_like_the_search_leaves() -> None:
         for action in greedy.choose(game, seat):
             game.apply(seat, action)
     scores = [float(x) for x in game.result()["scores"]]
-    values, final = final_outcome(HarmoniesAdapter(), game)
+    values, final = HarmoniesAdapter().final_values(game)
     assert final == scores
     assert values == seat_values(scores)
     # a game without its own valuation falls back to win/loss with a margin
-    assert final_outcome(GenericAdapter(), game) == outcome_values(game)
+    assert GenericAdapter().final_values(game) == outcome_values(game)
     assert values != outcome_values(game)[0]
 
 

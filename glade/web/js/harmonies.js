@@ -194,7 +194,7 @@ function habitatWords(card) {
 }
 
 // A card: its name, its habitat drawn from the card data, and its point track with the cubes on it.
-function cardHtml(id, { placed = null, buttons = "", selected = false, cls = "" } = {}) {
+function cardHtml(id, { placed = null, left = null, buttons = "", selected = false, cls = "" } = {}) {
   const card = CARDS[id];
   let track = "";
   if (card.spirit) {
@@ -207,10 +207,10 @@ function cardHtml(id, { placed = null, buttons = "", selected = false, cls = "" 
     });
     track = `<ol class="track" aria-label="${esc(t("h.pointTrack"))}">${slots.join("")}</ol>`;
   }
-  const left = placed !== null && !card.spirit ? `<span class="cubes-left">${esc(t("h.cubesLeft", { n: card.cubes - placed }))}</span>` : "";
+  const cubesLeft = left !== null ? `<span class="cubes-left">${esc(t("h.cubesLeft", { n: left }))}</span>` : "";
   return `<article class="hcard ${card.spirit ? "spirit" : "animal"} ${selected ? "selected" : ""} ${cls}" data-card="${esc(id)}"
     aria-label="${esc(`${cardName(id)}: ${habitatWords(card)}`)}">
-    <h3>${esc(cardName(id))}</h3>${habitatSvg(card)}${track}${left}${buttons ? `<div class="card-buttons">${buttons}</div>` : ""}</article>`;
+    <h3>${esc(cardName(id))}</h3>${habitatSvg(card)}${track}${cubesLeft}${buttons ? `<div class="card-buttons">${buttons}</div>` : ""}</article>`;
 }
 
 function tokenChip(colour, extra = "") {
@@ -276,8 +276,9 @@ function heldHtml(c, board, seat) {
       buttons = `<button type="button" data-ui="card" data-card="${esc(held.card)}" data-key="cube-${esc(held.card)}" aria-pressed="${on}" class="${on ? "on" : ""}">${esc(t("h.placeCube"))}</button>`;
     }
     const placed = held.spirit ? null : held.placed;
+    const left = held.spirit ? null : held.cubes_left;
     const cls = held.complete ? "complete" : cubeCards.has(held.card) && own ? "ready" : "";
-    list.push(cardHtml(held.card, { placed, buttons, selected: own && c.ui.card === held.card, cls }));
+    list.push(cardHtml(held.card, { placed, left, buttons, selected: own && c.ui.card === held.card, cls }));
   }
   if (!list.length) return `<p class="muted">${esc(t("h.noCards"))}</p>`;
   return `<div class="cards held">${list.join("")}</div>`;
@@ -409,84 +410,4 @@ export function endScreen(c) {
     if (tied > 1) tie = `<p class="tiebreak">${esc(t("end.tiebreak", { names: winners.join(", ") }))}</p>`;
   }
   return `<p class="headline" data-testid="winner">${esc(headline)}</p>${tie}${breakdownTable(c, result.breakdown, { result })}`;
-}
-
-// ------------------------------------------------------------------ replay
-// Rebuild what everyone saw after each move from the public log: the spectator's first view,
-// then every standing move with the tokens and cards it revealed.
-export function replayViews(log) {
-  const first = log.initial_view;
-  const copy = (x) => JSON.parse(JSON.stringify(x));
-  let v = copy(first);
-  v.hand = [];
-  v.took_tokens = false;
-  v.spirit_offer = undefined;
-  for (const b of v.boards) {
-    b.stacks = {};
-    b.cubes = [];
-    b.cards = [];
-    delete b.spirit;
-    delete b.score;
-  }
-  const views = [copy(v)];
-  let emptied = -1;
-  for (const move of log.moves) {
-    v = copy(v);
-    const a = move.action;
-    const b = v.boards[move.seat];
-    v.current = move.seat;
-    if (a.type === "take_tokens") {
-      v.hand = v.central[a.space];
-      v.central[a.space] = [];
-      v.took_tokens = true;
-      emptied = a.space;
-    } else if (a.type === "place_token") {
-      (b.stacks[a.cell] = b.stacks[a.cell] || []).push(a.color);
-      v.hand.splice(v.hand.indexOf(a.color), 1);
-    } else if (a.type === "take_card") {
-      b.cards.push({ card: v.row[a.slot], placed: 0, complete: false });
-      v.row[a.slot] = null;
-    } else if (a.type === "place_cube") {
-      b.cubes.push(a.cell);
-      if (b.spirit && b.spirit.card === a.card) b.spirit.placed = true;
-      const held = b.cards.find((c) => c.card === a.card && !c.complete);
-      if (held) {
-        held.placed += 1;
-        held.complete = held.placed === CARDS[a.card].cubes;
-      }
-    } else if (a.type === "choose_spirit") {
-      b.spirit = { card: a.card, placed: false };
-    } else if (a.type === "discard_card") {
-      const cards = (move.chance && move.chance.cards) || [];
-      v.row[a.slot] = cards[0] || null;
-    } else if (a.type === "end_turn") {
-      const chance = move.chance || { tokens: [], cards: [] };
-      if (v.players === 1) {
-        const tokens = chance.tokens || [];
-        v.central = [0, 1, 2].map((i) => tokens.slice(3 * i, 3 * i + 3));
-      } else if (emptied >= 0) {
-        v.central[emptied] = chance.tokens || [];
-      }
-      const cards = [...(chance.cards || [])];
-      v.row = v.row.map((c) => (c === null && cards.length ? cards.shift() : c));
-      v.hand = [];
-      v.took_tokens = false;
-      emptied = -1;
-      v.current = (move.seat + 1) % v.players;
-    }
-    views.push(v);
-  }
-  return views;
-}
-
-// The rebuilt position of a step; the last one of a finished game carries the server's scores.
-export function replayStep(views, step, final, last) {
-  const view = views[step];
-  if (!last) return view;
-  const boards = view.boards.map((b, s) => ({ ...b, score: final.boards[s].score }));
-  return { ...view, over: true, result: final.result, boards };
-}
-
-export function replayRender(c) {
-  return render(c);
 }

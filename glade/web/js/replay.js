@@ -1,4 +1,6 @@
-// The replay page: step through a game's public log, move by move, with the board as it was.
+// The replay page: step through a game's public log, move by move. Every position is the server's
+// (GET /api/games/{id}/past/{move}, the engine replaying the log), drawn by the game's own table
+// drawing, so the page keeps no copy of any rule.
 import { api } from "./api.js";
 import * as harmonies from "./harmonies.js";
 import { esc, t } from "./i18n.js";
@@ -6,83 +8,168 @@ import * as livingForest from "./living_forest.js";
 import { botLabel } from "./lobby.js";
 
 const MODULES = { harmonies, "living-forest": livingForest };
+const PACE_MS = 700; // one move a step while playing
+const AHEAD = 2; // positions fetched ahead of the one shown, so that stepping forward is smooth
 
 export async function showReplay(root, id) {
   const [log, final] = await Promise.all([api.log(id), api.state(id)]);
   const mod = MODULES[final.game || final.view.game];
   await mod.prepare();
-  const views = mod.replayViews(log);
+  const moves = log.moves || [];
+  const total = moves.length;
+  const over = Boolean(final.over);
   const names = {};
   for (const s of log.seats || final.seats || []) {
     if (s.kind === "bot") names[s.seat] = botLabel(String(s.bot));
     else if (s.name) names[s.seat] = s.name;
   }
   const nameOf = (seat) => names[seat] || t("table.seatN", { n: seat + 1 });
-  let step = views.length - 1;
+
+  // step -> the server's view of that position, or a promise of it while it is on its way. The
+  // first and the last position come with the log and the state; the others from the server's
+  // replay of the log, which it shows once the game is over.
+  const positions = new Map([[total, final.view]]);
+  if (log.initial_view && total > 0) positions.set(0, log.initial_view);
+
+  function fetchPosition(n) {
+    const known = positions.get(n);
+    if (known) return Promise.resolve(known);
+    if (!over) return Promise.resolve(null);
+    const pending = api.past(id, n).then(
+      (data) => {
+        positions.set(n, data.view);
+        return data.view;
+      },
+      (err) => {
+        positions.delete(n); // a later visit asks again
+        throw err;
+      },
+    );
+    positions.set(n, pending);
+    return pending;
+  }
+  function prefetch(n) {
+    for (let k = Math.max(0, n - 1); k <= Math.min(total, n + AHEAD); k += 1) fetchPosition(k).catch(() => {});
+  }
+
+  let step = total;
   let timer = null;
+  let failed = null; // the message of a position that could not be read
   const ui = mod.newUi();
 
+  function logHtml(c) {
+    if (!step) return `<li class="muted">${esc(t("log.empty"))}</li>`;
+    return moves
+      .slice(0, step)
+      .map((m, i) => `<li${i === step - 1 ? ' class="current" aria-current="step"' : ""}>${esc(mod.describeLog(m, c))}</li>`)
+      .join("");
+  }
+
+  const loaded = (n) => {
+    const pos = positions.get(n);
+    return pos && !(pos instanceof Promise) ? pos : null; // the view, once it is here
+  };
+  const context = (view) => ({ state: { version: step, to_act: view.to_act || [], view }, view, legal: [], seat: null, mine: [], watching: true, nameOf, ui, hint: null });
+
   function render() {
-    const last = step === views.length - 1 && Boolean(final.over || final.view.over || final.view.phase === "over");
-    const view = mod.replayStep(views, step, final.view, last);
-    const c = { state: { version: step, to_act: [], view }, view, legal: [], seat: null, mine: [], watching: true, nameOf, ui, hint: null };
-    const move = step > 0 ? log.moves[step - 1] : null;
-    const said = move ? `${step}. ${mod.describeLog(move, c)}` : t("replay.start");
-    root.innerHTML = `<div class="replay" data-testid="replay" data-step="${step}">
-      <section class="panel">
-        <h1>${esc(t("replay.title", { game: t(`game.${final.view.game}`) }))}</h1>
+    const shown = loaded(step);
+    const move = step > 0 ? moves[step - 1] : null;
+    let board;
+    let c = null;
+    if (shown) {
+      c = context(shown);
+      // the table marks what changed since it was last drawn: drawn after the position before
+      // this move, it marks exactly what this move changed, whichever step was shown before
+      mod.resetUi(ui);
+      const before = step > 0 ? loaded(step - 1) : null;
+      if (before) mod.render(context(before));
+      board = mod.render(c);
+    } else {
+      // a finished game's position still on its way shows nothing yet; an unfinished game's
+      // earlier positions are not shown by the server
+      const why = failed || (over ? "" : t("replay.notOver"));
+      board = `<p class="muted" data-testid="replay-unavailable">${esc(why)}</p>`;
+    }
+    const words = c || { view: final.view, nameOf, legal: [], seat: null, ui }; // for the log lines
+    const said = move ? `${step}. ${mod.describeLog(move, words)}` : t("replay.start");
+    const last = step === total && over;
+    root.innerHTML = `<div class="table replay ${esc(final.view.game)}" data-testid="replay" data-step="${step}" data-loaded="${shown ? "yes" : "no"}">
+      <section class="status">
+        <h1 class="status-title">${esc(t("replay.title", { game: t(`game.${final.view.game}`) }))}${c ? ` <span class="muted">${esc(mod.roundText(c))}</span>` : ""}</h1>
         <div class="replay-bar">
           <button type="button" data-go="first" aria-label="${esc(t("replay.first"))}">«</button>
           <button type="button" data-go="prev" aria-label="${esc(t("replay.prev"))}" data-testid="replay-prev">‹</button>
           <button type="button" data-go="play" aria-label="${esc(timer ? t("replay.pause") : t("replay.play"))}">${timer ? "❚❚" : "▶"}</button>
           <button type="button" data-go="next" aria-label="${esc(t("replay.next"))}" data-testid="replay-next">›</button>
           <button type="button" data-go="last" aria-label="${esc(t("replay.last"))}">»</button>
-          <input type="range" min="0" max="${views.length - 1}" value="${step}" aria-label="${esc(t("replay.slider"))}" data-testid="replay-slider">
-          <span data-testid="replay-count">${step} / ${views.length - 1}</span>
+          <input type="range" min="0" max="${total}" value="${step}" aria-label="${esc(t("replay.slider"))}" data-testid="replay-slider">
+          <span data-testid="replay-count">${step} / ${total}</span>
         </div>
-        <p class="replay-move" aria-live="polite" data-testid="replay-move">${esc(said)}</p>
+        <p class="replay-move status-line" aria-live="polite" data-testid="replay-move">${esc(said)}</p>
       </section>
-      <div class="play">${mod.replayRender(c)}</div>
-      ${last ? `<section class="panel end-inline"><h2>${esc(t("end.title"))}</h2>${mod.endScreen(c)}</section>` : ""}
-      <p class="links"><a href="#/">${esc(t("nav.lobby"))}</a></p>
+      <div class="play">${board}${last && c && c.view.result ? `<section class="panel end-inline"><h2>${esc(t("end.title"))}</h2>${mod.endScreen(c)}</section>` : ""}</div>
+      <aside class="side">
+        ${c ? `<section class="panel scores"><h2>${esc(t("table.scores"))}</h2>${mod.scores(c)}</section>` : ""}
+        <section class="panel log-panel"><h2>${esc(t("table.log"))}</h2><ol class="log" data-log>${logHtml(words)}</ol></section>
+        <p class="links"><a href="#/">${esc(t("nav.lobby"))}</a></p>
+      </aside>
     </div>`;
+    const logEl = root.querySelector("[data-log]");
+    if (logEl) logEl.scrollTop = logEl.scrollHeight;
   }
 
-  // Positions the page cannot rebuild by itself (Living Forest) come from the server, once each.
+  // Show the position of the current step once the server has sent it; a newer step wins.
   let showing = 0;
   async function show() {
     const wanted = step;
     const ticket = ++showing;
-    if (views[wanted] === null && (final.over || final.view.over)) {
-      try {
-        views[wanted] = (await api.past(id, wanted)).view;
-      } catch (err) {
-        views[wanted] = undefined;
-      }
+    failed = null;
+    try {
+      const previous = wanted > 0 ? fetchPosition(wanted - 1).catch(() => null) : null;
+      await Promise.all([fetchPosition(wanted), previous]);
+    } catch (err) {
+      failed = (err.status !== 0 && err.message) || t("error.network");
     }
-    if (ticket === showing) render();
+    if (ticket !== showing) return;
+    render();
+    prefetch(wanted);
+  }
+
+  function stopPlaying() {
+    if (timer) clearTimeout(timer);
+    timer = null;
+  }
+  // Playing moves on only after the position on screen has been drawn (never skips one).
+  function playOn() {
+    timer = setTimeout(async () => {
+      if (step >= total) {
+        stopPlaying();
+        render();
+        return;
+      }
+      step += 1;
+      await show();
+      if (timer) playOn();
+    }, PACE_MS);
   }
 
   function go(where) {
+    if (where === "play") {
+      if (timer) {
+        stopPlaying();
+        render();
+        return;
+      }
+      if (step === total) step = 0;
+      timer = -1; // playing, until the first timeout is set
+      show().then(playOn);
+      return;
+    }
+    stopPlaying();
     if (where === "first") step = 0;
     else if (where === "prev") step = Math.max(0, step - 1);
-    else if (where === "next") step = Math.min(views.length - 1, step + 1);
-    else if (where === "last") step = views.length - 1;
-    else if (where === "play") {
-      if (timer) {
-        clearInterval(timer);
-        timer = null;
-      } else {
-        if (step === views.length - 1) step = 0;
-        timer = setInterval(() => {
-          if (step >= views.length - 1) {
-            clearInterval(timer);
-            timer = null;
-          } else step += 1;
-          show();
-        }, 700);
-      }
-    }
+    else if (where === "next") step = Math.min(total, step + 1);
+    else if (where === "last") step = total;
     show();
   }
 
@@ -92,8 +179,12 @@ export async function showReplay(root, id) {
   }
   function onInput(ev) {
     if (ev.target.matches("[data-testid=replay-slider]")) {
+      stopPlaying();
       step = Number(ev.target.value);
-      show().then(() => root.querySelector("[data-testid=replay-slider]").focus());
+      show().then(() => {
+        const slider = root.querySelector("[data-testid=replay-slider]");
+        if (slider) slider.focus();
+      });
     }
   }
   function onKey(ev) {
@@ -107,9 +198,10 @@ export async function showReplay(root, id) {
   root.addEventListener("input", onInput);
   document.addEventListener("keydown", onKey);
   render();
+  if (over) prefetch(step);
   return {
     unmount() {
-      if (timer) clearInterval(timer);
+      stopPlaying();
       root.removeEventListener("click", onClick);
       root.removeEventListener("input", onInput);
       document.removeEventListener("keydown", onKey);
