@@ -367,12 +367,17 @@ def test_harmonies_in_korean_and_chinese_at_four_players(server: Server, browser
         page, server.url, "harmonies", ["human", "greedy", "greedy", "greedy"], spirits=True
     )
     page.wait_for_selector("[data-testid=table]")
+    g = terms()
+    # the game is played in Korean: the Nature's Spirits on offer first
+    switch(page, "ko", ".offer h2", "자연의 정령 카드 2장 중 1장을 고르세요")
+    expect(page.locator(".offer button").first).to_have_text("고르기")
+    shot(page, "i18n-harmonies-spirits-ko.png", full_page=False)
     for _ in range(3):  # the three bots play between the human's turns
         page.wait_for_selector(".space.legal, [data-key^=spirit-]", timeout=60000)
         play_harmonies_turn(page, rng)
     page.wait_for_selector(".space.legal", timeout=60000)
-    g = terms()
     switch(page, "ko", "#central-title", g["harmonies.central_board"]["ko"])
+    expect(page.locator("[data-log]")).to_contain_text("턴을 마침")
     expect(page.locator(".status-title")).to_contain_text(g["game.harmonies"]["ko"])
     shot(page, "i18n-harmonies-4p-ko.png")
     no_broken_labels(page, "ko")
