@@ -163,7 +163,10 @@ def test_no_forbidden_variant_is_another_terms_word() -> None:
 
 
 def seeds_dir() -> Path | None:
-    for base in (ROOT.parent, ROOT.parent.parent, Path("/work")):
+    for base in (
+        ROOT.parent,
+        ROOT.parent.parent,
+    ):  # ../shared beside the checkout (or its worktree)
         folder = base / "shared" / "reference" / "seeds"
         if folder.is_dir():
             return folder
