@@ -28,29 +28,42 @@ def strings(lang: str) -> dict[str, str]:
     return data
 
 
+def glossary() -> dict[str, dict[str, str]]:
+    """The game terms every language shares (card names among them), by id."""
+    data: dict[str, dict[str, str]] = json.loads(
+        (WEB / "i18n" / "glossary.json").read_text("utf-8")
+    )["terms"]
+    return data
+
+
+def card_names(lang: str) -> set[str]:
+    return {t[lang] for k, t in glossary().items() if k.startswith("card.")}
+
+
 def test_every_string_exists_in_every_language() -> None:
     tables = {lang: strings(lang) for lang in LANGS}
     keys = set(tables["en"])
     for lang, table in tables.items():
         assert set(table) == keys, f"{lang}: {sorted(set(table) ^ keys)[:5]}"
-        assert all(isinstance(v, str) and v.strip() for v in table.values()), lang
+        assert all(isinstance(v, str | dict) and v for v in table.values()), lang
     # every literal key the scripts ask for is translated
     used: set[str] = set()
     for script in (WEB / "js").glob("*.js"):
         used |= set(re.findall(r"\bt\(\"([a-zA-Z0-9_.-]+)\"", script.read_text("utf-8")))
     assert used, "no t(...) call found"
-    assert used <= keys, sorted(used - keys)
-    # card and spirit names and spirit rules, for every card of the data
+    assert used <= keys | set(glossary()), sorted(used - keys)
+    # card and spirit names (from the glossary) and spirit rules, for every card of the data
     cards = json.loads(
         (ROOT / "glade" / "harmonies" / "data" / "harmonies-cards.json").read_text("utf-8")
     )
+    terms = glossary()
     for card in cards["animals"] + cards["spirits"]:
-        assert f"card.{card['id']}" in keys
+        assert f"card.{card['id']}" in terms
     for card in cards["spirits"]:
         assert f"spirit.rule.{card['id']}" in keys
     # the translations really differ from English where the scripts differ
-    assert tables["ko"]["card.crocodile"] != tables["en"]["card.crocodile"]
-    assert tables["zh"]["card.crocodile"] != tables["en"]["card.crocodile"]
+    assert terms["card.crocodile"]["ko"] != terms["card.crocodile"]["en"]
+    assert terms["card.crocodile"]["zh"] != terms["card.crocodile"]["en"]
 
 
 def test_the_page_gets_the_engine_card_data(server: Server) -> None:
@@ -80,14 +93,13 @@ def test_lobby_in_three_languages_remembered(server: Server, browser: Browser) -
     # card names follow the language on the table
     create_from_lobby(page, server.url, "harmonies", ["human"])
     page.wait_for_selector("[data-testid=table]")
-    zh = strings("zh")
     names = page.locator(".row .hcard h3").all_inner_texts()
-    assert names and all(n in {zh[k] for k in zh if k.startswith("card.")} for n in names)
+    assert names and all(n in card_names("zh") for n in names)
     page.select_option("#lang-select", "ko")
     ko = strings("ko")
     expect(page.locator("#central-title")).to_have_text(ko["h.central"])
     names = page.locator(".row .hcard h3").all_inner_texts()
-    assert names and all(n in {ko[k] for k in ko if k.startswith("card.")} for n in names)
+    assert names and all(n in card_names("ko") for n in names)
     page.select_option("#lang-select", "en")
     assert watch.errors == []
     context.close()

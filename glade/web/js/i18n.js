@@ -1,14 +1,25 @@
-// Strings for every language live in ../i18n/<lang>.json; t() falls back to English, then to the key.
+// Strings for every language live in ../i18n/<lang>.json; the game terms every language shares
+// (card and animal names, the games' titles) live once in ../i18n/glossary.json. t() looks a key
+// up in the chosen language, then in the glossary, then in English, and falls back to the key.
+// A counted string is an object of plural forms picked by Intl.PluralRules:
+//   {"one": "{n} cube left", "other": "{n} cubes left"}      counts the parameter n
+//   {"$n": "points", "one": "…", "other": "…"}               counts the parameter points
+// and a form may itself be such an object when a string counts two things.
 export const LANGS = ["en", "ko", "zh"];
 const STORE = "glade.lang";
 const tables = {};
+const rules = {};
+let terms = null;
 let current = "en";
 
+async function fetchJson(name) {
+  const resp = await fetch(new URL(`../i18n/${name}.json`, import.meta.url));
+  return resp.json();
+}
+
 async function load(lang) {
-  if (!tables[lang]) {
-    const resp = await fetch(new URL(`../i18n/${lang}.json`, import.meta.url));
-    tables[lang] = await resp.json();
-  }
+  if (!terms) terms = (await fetchJson("glossary")).terms;
+  if (!tables[lang]) tables[lang] = await fetchJson(lang);
   return tables[lang];
 }
 
@@ -33,14 +44,41 @@ export function lang() {
   return current;
 }
 
+function lookup(language, key) {
+  const table = tables[language] || {};
+  if (key in table) return table[key];
+  const term = terms && terms[key];
+  return term ? term[language] : undefined;
+}
+
 export function has(key) {
-  return key in (tables[current] || {}) || key in (tables.en || {});
+  return lookup(current, key) !== undefined || lookup("en", key) !== undefined;
+}
+
+function pluralRules(language) {
+  if (!rules[language]) rules[language] = new Intl.PluralRules(language);
+  return rules[language];
+}
+
+// The plural form of `value` for the counts in `params` (a plain string is its own only form).
+export function plural(value, params, language = current) {
+  while (value !== null && typeof value === "object") {
+    const count = Number((params || {})[value.$n || "n"]);
+    const form = Number.isFinite(count) ? pluralRules(language).select(count) : "other";
+    value = form in value ? value[form] : value.other;
+  }
+  return value;
 }
 
 export function t(key, params) {
-  let text = (tables[current] || {})[key];
-  if (text === undefined) text = (tables.en || {})[key];
+  let language = current;
+  let text = lookup(language, key);
+  if (text === undefined) {
+    language = "en";
+    text = lookup(language, key);
+  }
   if (text === undefined) return key;
+  text = plural(text, params, language);
   if (params) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
   return text;
 }
