@@ -23,7 +23,6 @@ from .data import (
     BR,
     CARD_INDEX,
     CARDS,
-    CLASS_STATES,
     COLOR_INDEX,
     COLORS,
     EMPTY,
@@ -48,8 +47,6 @@ from .data import (
 )
 from .refusals import bad_input, refuse
 from .scoring import board_breakdown, board_total, solo_suns
-
-CLASS_ORDER = tuple(CLASS_STATES)  # class index -> name (W F M1 M2 M3 T1 T2 T3 BLD)
 
 
 # ====================================================================== action space
@@ -198,13 +195,13 @@ class Board:
     def breakdown(self) -> dict[str, int]:
         """The board's score by category and its total (``scoring.board_breakdown``)."""
         return board_breakdown(
-            self.layout, self.masks, self.done + self.cards, self.spirit, self.spirit_placed
+            self.layout, self.masks, self.card_list(), self.spirit, self.spirit_placed
         )
 
     def total(self) -> int:
         """The board's total score."""
         return board_total(
-            self.layout, self.masks, self.done + self.cards, self.spirit, self.spirit_placed
+            self.layout, self.masks, self.card_list(), self.spirit, self.spirit_placed
         )
 
     def class_masks(self) -> tuple[int, ...]:
@@ -230,6 +227,7 @@ class Board:
         return found
 
     def card_list(self) -> list[tuple[int, int]]:
+        """(card index, cubes placed) of every animal card taken: completed, then held."""
         return self.done + self.cards
 
 
@@ -325,9 +323,8 @@ class HarmoniesGame(Game):
         g.row = [g.deck.pop() for _ in range(3 if g.solo else 5)]
         g.boards = [Board.empty(layout) for _ in range(g.players)]
         if g.spirits:
-            spirits = shuffled(seed, "spirits", list(SPIRITS))
-            for b in g.boards:
-                b.offer = (spirits.pop(), spirits.pop())
+            for b, pair in zip(g.boards, _dealt_spirits(seed, g.players), strict=True):
+                b.offer = pair
         g.current = 0
         g.hand = []
         g.took = g.took_card = g.discarded = False
@@ -422,7 +419,12 @@ class HarmoniesGame(Game):
         if hidden:
             known = {b.spirit for b in g.boards if b.spirit >= 0}
             if seat is not None:
-                known.update(g.boards[seat].offer)
+                own = self.boards[seat]
+                known.update(own.offer)
+                if own.spirit >= 0:  # the one it turned down went face down: nobody else has it
+                    pair = _dealt_spirits(self.seed, self.players)[seat]
+                    if own.spirit in pair:  # (a state whose seed made its deal)
+                        known.update(pair)
             pool = [c for c in SPIRITS if c not in known]
             rng.shuffle(pool)
             for s in hidden:
@@ -827,6 +829,12 @@ class HarmoniesGame(Game):
 
 
 # ====================================================================== helpers
+def _dealt_spirits(seed: int, players: int) -> list[tuple[int, int]]:
+    """The two Nature's Spirits each seat is dealt face down at set-up."""
+    pile = shuffled(seed, "spirits", list(SPIRITS))
+    return [(pile.pop(), pile.pop()) for _ in range(players)]
+
+
 def _chance_json(chance: Any) -> Any:
     if chance is None:
         return None

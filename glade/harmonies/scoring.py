@@ -217,11 +217,6 @@ def spirit_points(layout: Layout, masks: Masks, card_index: int) -> int:
     return SPIRIT_SCORERS[card_index](layout, masks)
 
 
-def animal_points(card_index: int, placed: int) -> int:
-    """Points shown by the topmost uncovered slot after ``placed`` cubes left the card."""
-    return CARDS[card_index].points[placed - 1] if placed > 0 else 0
-
-
 # ---------------------------------------------------------------- a whole board
 def score_parts(
     layout: Layout,
@@ -455,7 +450,6 @@ def score_board(data: Any, solo: bool = False) -> dict[str, int]:
 
 __all__ = [
     "CATEGORIES",
-    "animal_points",
     "board_breakdown",
     "board_total",
     "landscapes",
