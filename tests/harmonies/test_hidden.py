@@ -7,19 +7,18 @@ import random
 import pytest
 
 import glade
-from glade.bots.harmonies_greedy import HarmoniesGreedy
 from glade.core import IllegalAction
 from glade.harmonies import HarmoniesGame
 
 
 def _midgame(seed: int, turns: int, **options: object) -> HarmoniesGame:
+    """A game after ``turns`` turns of random moves."""
     game = glade.new_game("harmonies", seed=seed, **options)
     assert isinstance(game, HarmoniesGame)
-    greedy = HarmoniesGreedy(seed=seed)
-    for _ in range(turns):
-        seat = game.to_act[0]
-        for action in greedy.choose(game, seat):
-            game.apply(seat, action)
+    rng = random.Random(seed)
+    while game.turn < turns:
+        seat = game.current
+        game.apply_action_id(seat, rng.choice(game.legal_action_ids(seat)))
     return game
 
 
