@@ -106,31 +106,34 @@ class Layout:
     bits: tuple[int, ...]  # cell index -> bit position
     bit_cell: dict[int, int]  # bit position -> cell index
     full: int  # mask of all cells
-    steps: tuple[int, ...]  # the six hex steps as bit shifts (negative: shift right)
     around: dict[int, int]  # single-cell mask -> mask of its neighbours
 
     def delta(self, dq: int, dr: int) -> int:
         return dq * self.stride + dr
 
+    # The six hex steps are the bit shifts +-1, +-stride and +-(stride - 1) (NEIGHBOUR_STEPS).
     def spread(self, m: int) -> int:
         """Cells adjacent to some cell of ``m`` (a cell of ``m`` only if another one is next to it)."""
-        out = 0
-        for d in self.steps:
-            out |= (m << d) if d > 0 else (m >> -d)
-        return out & self.full
+        a = self.stride
+        b = a - 1
+        return (m << a | m << b | m << 1 | m >> 1 | m >> a | m >> b) & self.full
 
     def components(self, m: int) -> list[int]:
         """The connected groups of the cells of mask ``m``, each as a mask."""
+        a = self.stride
+        b = a - 1
         out = []
         while m:
             comp = m & -m
             while True:
-                grown = (comp | self.spread(comp)) & m
+                grown = (
+                    comp | comp << a | comp << b | comp << 1 | comp >> 1 | comp >> a | comp >> b
+                ) & m
                 if grown == comp:
                     break
                 comp = grown
             out.append(comp)
-            m &= ~comp
+            m ^= comp
         return out
 
     def masks_of(self, cells: Sequence[int]) -> list[int]:
@@ -156,6 +159,8 @@ def _layout(side: str, cells: list[list[int]]) -> Layout:
     for b in bits:
         full |= 1 << b
     steps = tuple(dq * stride + dr for dq, dr in NEIGHBOUR_STEPS)
+    if sorted(steps) != sorted((1, -1, stride, -stride, stride - 1, 1 - stride)):
+        raise ValueError("harmonies data: the hex steps are not the layout's bit shifts")
 
     def around(b: int) -> int:
         out = 0
@@ -174,7 +179,6 @@ def _layout(side: str, cells: list[list[int]]) -> Layout:
         bits=bits,
         bit_cell={b: i for i, b in enumerate(bits)},
         full=full,
-        steps=steps,
         around={1 << b: around(b) for b in bits},
     )
 
