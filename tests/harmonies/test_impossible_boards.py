@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from glade.cli import main
 from glade.core import BadInput
 from glade.harmonies.data import TOKEN_COUNTS
 from glade.harmonies.scoring import score_board
@@ -96,3 +99,15 @@ def test_more_tokens_of_a_colour_than_the_game_has(
     # as many as the box holds is fine
     full = {n: [color] for n in names[:box]} if per_cell == 1 else {}
     score_board({"side": side, "stacks": full})
+
+
+def test_the_command_names_the_cell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = tmp_path / "board.json"
+    data = {
+        "stacks": {"1,1": ["brown"]},
+        "cubes": ["1,1"],
+        "cards": [{"card": "frog", "placed": 1}],
+    }
+    file.write_text(json.dumps(data))
+    assert main(["harmonies", "score", str(file)]) == 2
+    assert "the cube at 1,1 is on brown" in capsys.readouterr().err
