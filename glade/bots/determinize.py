@@ -18,33 +18,13 @@ import random
 from collections.abc import Callable
 
 from glade.core import BadInput, Game
-from glade.harmonies.data import SPIRITS
 from glade.harmonies.game import HarmoniesGame
 from glade.living_forest.game import LivingForestGame
 
 
 def determinize_harmonies(state: HarmoniesGame, seat: int, rng: random.Random) -> HarmoniesGame:
     """A copy of ``state`` with the pouch, draw pile and other seats' spirit offers re-dealt."""
-    g = state.copy()
-    g.seed = rng.getrandbits(63)
-    pouch = sorted(g.pouch)
-    rng.shuffle(pouch)
-    g.pouch = pouch
-    deck = sorted(g.deck)
-    rng.shuffle(deck)
-    g.deck = deck
-    hidden = [s for s in range(g.players) if s != seat and g.boards[s].offer]
-    if hidden:
-        known = {b.spirit for b in g.boards if b.spirit >= 0}
-        if 0 <= seat < g.players:
-            known.update(g.boards[seat].offer)
-        pool = [c for c in SPIRITS if c not in known]
-        rng.shuffle(pool)
-        for s in hidden:
-            b = g.boards[s]
-            g.boards[s] = b = b.copy()
-            b.offer = (pool.pop(), pool.pop())
-    return g
+    return state.resample_hidden(seat, rng)
 
 
 def known_on_top(state: LivingForestGame) -> list[int]:

@@ -1,40 +1,15 @@
 """Fast hand-written evaluation of a Harmonies board for the bots.
 
-``board_score`` is the exact end-game score (equal to ``HarmoniesGame.breakdown(seat)["total"]``)
-computed on the board's bit masks; ``evaluate`` adds what the score does not see yet: progress
-toward the habitats of held animal cards and the promise of unfinished stacks (trunks, low
-mountains, lone reds), both discounted by how many turns the game probably has left.
+``board_score`` is the exact end-game score, from the engine's one scorer (``Board.total``);
+``evaluate`` adds what the score does not see yet: progress toward the habitats of held animal
+cards and the promise of unfinished stacks (trunks, low mountains, lone reds), both discounted by
+how many turns the game probably has left.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from glade.harmonies.data import (
-    B1,
-    B2,
-    BB,
-    BG,
-    BR,
-    CARDS,
-    CLASS_STATES,
-    EMPTY,
-    LAYOUTS,
-    M1,
-    M2,
-    M3,
-    NEXT,
-    NSTATES,
-    R1,
-    T1,
-    T2,
-    T3,
-    F,
-    Layout,
-    W,
-)
+from glade.harmonies.data import B1, B2, CARDS, CLASS_STATES, EMPTY, M1, M2, NEXT, NSTATES, R1
 from glade.harmonies.game import Board, HarmoniesGame
-from glade.harmonies.scoring import river_points, spirit_points
 
 NCLASS = len(CLASS_STATES)
 CLASS_MEMBERS = tuple(CLASS_STATES.values())
@@ -72,121 +47,9 @@ REACH: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
 )
 
 
-class Geometry:
-    """Neighbourhood shifts of one board side on its padded bit grid."""
-
-    def __init__(self, layout: Layout) -> None:
-        self.layout = layout
-        self.full = layout.full
-        st = layout.stride
-        self.deltas = (st, st - 1, -1, -st, -st + 1, 1)
-        self.cell_bits = tuple(1 << b for b in layout.bits)
-        self.around = {1 << b: self.spread(1 << b) for b in layout.bits}
-
-    def spread(self, m: int) -> int:
-        """Cells adjacent to some cell of ``m`` (``m`` itself excluded unless adjacent)."""
-        out = 0
-        for d in self.deltas:
-            out |= (m << d) if d > 0 else (m >> -d)
-        return out & self.full
-
-    def components(self, m: int) -> list[int]:
-        out = []
-        while m:
-            comp = m & -m
-            while True:
-                grown = (comp | self.spread(comp)) & m
-                if grown == comp:
-                    break
-                comp = grown
-            out.append(comp)
-            m &= ~comp
-        return out
-
-
-GEOMETRY = {side: Geometry(layout) for side, layout in LAYOUTS.items()}
-
-
-@lru_cache(maxsize=65536)
-def _river_score(side: str, water: int) -> int:
-    geo = GEOMETRY[side]
-    layout = geo.layout
-    best = 0
-    for comp in geo.components(water):
-        cells = [layout.bit_cell[b] for b in range(comp.bit_length()) if comp >> b & 1]
-        inside = set(cells)
-        diameter = 0
-        for start in cells:
-            dist = {start: 0}
-            frontier = [start]
-            while frontier:
-                nxt = []
-                for i in frontier:
-                    for j in layout.neighbours[i]:
-                        if j in inside and j not in dist:
-                            dist[j] = dist[i] + 1
-                            nxt.append(j)
-                frontier = nxt
-            diameter = max(diameter, max(dist.values()))
-        best = max(best, river_points(diameter + 1))
-    return best
-
-
-def landscape_score(geo: Geometry, masks: list[int]) -> int:
-    """Trees, mountains, fields, buildings and water of a board from its state masks."""
-    score = masks[T1].bit_count() + 3 * masks[T2].bit_count() + 7 * masks[T3].bit_count()
-    mountains = masks[M1] | masks[M2] | masks[M3]
-    if mountains:
-        adj = mountains & geo.spread(mountains)
-        if adj:
-            score += (
-                (masks[M1] & adj).bit_count()
-                + 3 * (masks[M2] & adj).bit_count()
-                + 7 * (masks[M3] & adj).bit_count()
-            )
-    buildings = masks[BG] | masks[BB] | masks[BR]
-    if buildings:
-        tops = (
-            masks[W],
-            mountains,
-            masks[B1] | masks[B2],
-            masks[T1] | masks[T2] | masks[T3],
-            masks[F],
-            masks[R1] | buildings,
-        )
-        around = geo.around
-        m = buildings
-        while m:
-            low = m & -m
-            m ^= low
-            near = around[low]
-            if sum(1 for t in tops if t & near) >= 3:
-                score += 5
-    fields = masks[F]
-    if fields:
-        paired = fields & geo.spread(fields)
-        if paired:
-            score += 5 * len(geo.components(paired))
-    if geo.layout.side == "A":
-        if masks[W]:
-            score += _river_score("A", masks[W])
-    else:
-        score += 5 * max(1, len(geo.components(geo.full & ~masks[W])))
-    return score
-
-
 def board_score(game: HarmoniesGame, board: Board) -> int:
-    """The board's current total score (equals ``game.breakdown(seat)["total"]``)."""
-    geo = GEOMETRY[game.side]
-    score = landscape_score(geo, board.masks)
-    for c, p in board.done:
-        score += CARDS[c].points[p - 1]
-    for c, p in board.cards:
-        if p:
-            score += CARDS[c].points[p - 1]
-    if board.spirit >= 0 and board.spirit_placed:
-        score += spirit_points(geo.layout, board.cells, board.spirit)
-    return score
+    """The board's current total score (``Board.total``, the engine's one scorer)."""
+    return board.total()
 
 
 def need_masks(board: Board) -> list[tuple[int, int, int]]:
@@ -335,14 +198,11 @@ def evaluate(game: HarmoniesGame, board: Board, left: float) -> float:
 
 __all__ = [
     "COST",
-    "GEOMETRY",
-    "Geometry",
     "Weights",
     "board_score",
     "card_progress",
     "evaluate",
     "habitat_distance",
-    "landscape_score",
     "need_masks",
     "turns_left",
 ]

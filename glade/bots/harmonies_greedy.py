@@ -12,7 +12,6 @@ import random
 from dataclasses import dataclass
 
 from glade.core import Action, BadInput, Game
-from glade.harmonies.data import NEXT
 from glade.harmonies.game import MAX_HELD, Board, HarmoniesGame
 
 from . import Budget
@@ -30,31 +29,6 @@ class _Node:
     value: float
 
 
-def _place(game: HarmoniesGame, board: Board, color: int, cell: int) -> Board:
-    """A copy of ``board`` with a ``color`` token on ``cell`` (legality checked by the caller)."""
-    b = board.copy()
-    old = b.cells[cell]
-    new = NEXT[old * 6 + color]
-    b.cells[cell] = new
-    bit = 1 << game.space.layout.bits[cell]
-    b.masks[old] ^= bit
-    b.masks[new] |= bit
-    return b
-
-
-def _placements(game: HarmoniesGame, board: Board, hand: tuple[int, ...]) -> list[tuple[int, int]]:
-    """Every (color, cell) the hand allows on ``board``."""
-    out = []
-    cells = board.cells
-    cubes = board.cubes
-    bits = game.space.layout.bits
-    for color in sorted(set(hand)):
-        for i, s in enumerate(cells):
-            if NEXT[s * 6 + color] >= 0 and not cubes >> bits[i] & 1:
-                out.append((color, i))
-    return out
-
-
 def token_plans(
     game: HarmoniesGame,
     seat: int,
@@ -70,8 +44,9 @@ def token_plans(
     while nodes and nodes[0].hand:
         children: dict[tuple[tuple[int, ...], tuple[int, ...]], _Node] = {}
         for node in nodes:
-            for color, cell in _placements(game, node.board, node.hand):
-                b = _place(game, node.board, color, cell)
+            for color, cell in node.board.placements(node.hand):
+                b = node.board.copy()
+                b.place(color, cell)
                 rest = list(node.hand)
                 rest.remove(color)
                 key = (tuple(b.cells), tuple(rest))

@@ -7,6 +7,7 @@ habitat compiled to bit offsets in all distinct rotations.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -105,12 +106,42 @@ class Layout:
     bits: tuple[int, ...]  # cell index -> bit position
     bit_cell: dict[int, int]  # bit position -> cell index
     full: int  # mask of all cells
-
-    def bit_of(self, q: int, r: int) -> int:
-        return (q + 2) * self.stride + (r - self.rmin + 2)
+    around: dict[int, int]  # single-cell mask -> mask of its neighbours
 
     def delta(self, dq: int, dr: int) -> int:
         return dq * self.stride + dr
+
+    # The six hex steps are the bit shifts +-1, +-stride and +-(stride - 1) (NEIGHBOUR_STEPS).
+    def spread(self, m: int) -> int:
+        """Cells adjacent to some cell of ``m`` (a cell of ``m`` only if another one is next to it)."""
+        a = self.stride
+        b = a - 1
+        return (m << a | m << b | m << 1 | m >> 1 | m >> a | m >> b) & self.full
+
+    def components(self, m: int) -> list[int]:
+        """The connected groups of the cells of mask ``m``, each as a mask."""
+        a = self.stride
+        b = a - 1
+        out = []
+        while m:
+            comp = m & -m
+            while True:
+                grown = (
+                    comp | comp << a | comp << b | comp << 1 | comp >> 1 | comp >> a | comp >> b
+                ) & m
+                if grown == comp:
+                    break
+                comp = grown
+            out.append(comp)
+            m ^= comp
+        return out
+
+    def masks_of(self, cells: Sequence[int]) -> list[int]:
+        """Per stack state, the mask of the cells holding it (``cells``: state per cell index)."""
+        masks = [0] * NSTATES
+        for i, state in enumerate(cells):
+            masks[state] |= 1 << self.bits[i]
+        return masks
 
 
 def _layout(side: str, cells: list[list[int]]) -> Layout:
@@ -127,6 +158,16 @@ def _layout(side: str, cells: list[list[int]]) -> Layout:
     full = 0
     for b in bits:
         full |= 1 << b
+    steps = tuple(dq * stride + dr for dq, dr in NEIGHBOUR_STEPS)
+    if sorted(steps) != sorted((1, -1, stride, -stride, stride - 1, 1 - stride)):
+        raise ValueError("harmonies data: the hex steps are not the layout's bit shifts")
+
+    def around(b: int) -> int:
+        out = 0
+        for d in steps:
+            out |= (1 << (b + d)) if b + d >= 0 else 0
+        return out & full
+
     return Layout(
         side=side,
         cells=coords,
@@ -138,6 +179,7 @@ def _layout(side: str, cells: list[list[int]]) -> Layout:
         bits=bits,
         bit_cell={b: i for i, b in enumerate(bits)},
         full=full,
+        around={1 << b: around(b) for b in bits},
     )
 
 
@@ -211,6 +253,7 @@ def _load() -> dict[str, Any]:
 
 RAW = _load()
 TOKEN_COUNTS: tuple[int, ...] = tuple(int(RAW["components"]["tokens"][c]) for c in COLORS)
+MAX_HELD = int(RAW["components"]["max_cards_above_board"])  # unfinished cards a player may hold
 LAYOUTS: dict[str, Layout] = {side: _layout(side, RAW["board"][side]) for side in ("A", "B")}
 CARDS: tuple[Card, ...] = tuple(
     [_compile_card(i, raw, False) for i, raw in enumerate(RAW["animals"])]
@@ -227,6 +270,8 @@ def _validate() -> None:
     """Refuse a data file that does not describe the published game."""
     if sum(TOKEN_COUNTS) != 120 or TOKEN_COUNTS != (23, 23, 21, 19, 19, 15):
         raise ValueError(f"harmonies data: token counts {TOKEN_COUNTS} are not the game's")
+    if MAX_HELD != 4:
+        raise ValueError(f"harmonies data: a player holds 4 unfinished cards, not {MAX_HELD}")
     if len(LAYOUTS["A"].cells) != 23 or len(LAYOUTS["B"].cells) != 25:
         raise ValueError("harmonies data: board A must have 23 cells and board B 25")
     if len(RAW["animals"]) != 32 or len(RAW["spirits"]) != 10:

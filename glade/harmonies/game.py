@@ -8,10 +8,13 @@ spirit deal are shuffled at set-up from the game's seed; later draws pop from th
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterable
 from typing import Any
 
-from glade.core import Action, BadInput, Game, IllegalAction
+from glade.core import Action, Game, IllegalAction, Refusal
 from glade.core.chance import shuffled
+from glade.core.refusals import CORE
 
 from .data import (
     B2,
@@ -20,7 +23,6 @@ from .data import (
     BR,
     CARD_INDEX,
     CARDS,
-    CLASS_STATES,
     COLOR_INDEX,
     COLORS,
     EMPTY,
@@ -28,6 +30,7 @@ from .data import (
     M1,
     M2,
     M3,
+    MAX_HELD,
     NEXT,
     NSTATES,
     SPIRITS,
@@ -42,10 +45,8 @@ from .data import (
     Layout,
     W,
 )
-from .scoring import board_breakdown, solo_suns
-
-MAX_HELD = 4
-CLASS_ORDER = tuple(CLASS_STATES)  # class index -> name (W F M1 M2 M3 T1 T2 T3 BLD)
+from .refusals import bad_input, refuse
+from .scoring import board_breakdown, board_total, solo_suns
 
 
 # ====================================================================== action space
@@ -98,6 +99,7 @@ class Board:
     """A personal board: stacks, cubes, held and completed cards, Nature's Spirit."""
 
     __slots__ = (
+        "layout",
         "cells",
         "masks",
         "cubes",
@@ -109,6 +111,7 @@ class Board:
         "placed",
     )
 
+    layout: Layout
     cells: list[int]  # stack state per cell index
     masks: list[int]  # per stack state: mask of layout bits holding that stack
     cubes: int  # mask of layout bits holding a cube
@@ -122,6 +125,7 @@ class Board:
     @classmethod
     def empty(cls, layout: Layout) -> Board:
         b = cls()
+        b.layout = layout
         b.cells = [EMPTY] * len(layout.cells)
         b.masks = [0] * NSTATES
         b.masks[EMPTY] = layout.full
@@ -136,6 +140,7 @@ class Board:
 
     def copy(self) -> Board:
         b = Board.__new__(Board)
+        b.layout = self.layout
         b.cells = self.cells[:]
         b.masks = self.masks[:]
         b.cubes = self.cubes
@@ -153,6 +158,51 @@ class Board:
 
     def empty_cells(self) -> int:
         return self.masks[EMPTY].bit_count()
+
+    # ------------------------------------------------------------------ placing tokens
+    def placeable(self, color: int) -> int:
+        """Mask of the layout bits where a ``color`` token may go: a stack it may top, no cube."""
+        masks = self.masks
+        m = 0
+        for s in UNDER[color]:
+            m |= masks[s]
+        return m & ~self.cubes
+
+    def placements(self, colors: Iterable[int]) -> list[tuple[int, int]]:
+        """Every (colour, cell index) a token of ``colors`` may go to, colours ascending, then cells."""
+        bit_cell = self.layout.bit_cell
+        out = []
+        for color in sorted(set(colors)):
+            m = self.placeable(color)
+            while m:
+                low = m & -m
+                out.append((color, bit_cell[low.bit_length() - 1]))
+                m ^= low
+        return out
+
+    def place(self, color: int, cell: int) -> None:
+        """Put a ``color`` token on cell ``cell`` (the caller checked it is ``placeable``)."""
+        old = self.cells[cell]
+        new = NEXT[old * 6 + color]
+        if new < 0:
+            raise ValueError(f"{COLORS[color]} cannot go on cell {self.layout.names[cell]}")
+        self.cells[cell] = new
+        bit = 1 << self.layout.bits[cell]
+        self.masks[old] ^= bit
+        self.masks[new] |= bit
+
+    # ------------------------------------------------------------------ scores
+    def breakdown(self) -> dict[str, int]:
+        """The board's score by category and its total (``scoring.board_breakdown``)."""
+        return board_breakdown(
+            self.layout, self.masks, self.card_list(), self.spirit, self.spirit_placed
+        )
+
+    def total(self) -> int:
+        """The board's total score."""
+        return board_total(
+            self.layout, self.masks, self.card_list(), self.spirit, self.spirit_placed
+        )
 
     def class_masks(self) -> tuple[int, ...]:
         m = self.masks
@@ -177,6 +227,7 @@ class Board:
         return found
 
     def card_list(self) -> list[tuple[int, int]]:
+        """(card index, cubes placed) of every animal card taken: completed, then held."""
         return self.done + self.cards
 
 
@@ -239,18 +290,16 @@ class HarmoniesGame(Game):
         known = {"players", "side", "spirits"}
         extra = set(options) - known
         if extra:
-            raise BadInput(
-                f"unknown Harmonies option {sorted(extra)[0]!r}; options are players, side, spirits"
-            )
+            raise bad_input("options.unknown", option=sorted(extra)[0])
         players = options.get("players", 2)
         if isinstance(players, bool) or not isinstance(players, int) or not 1 <= players <= 4:
-            raise BadInput("Harmonies is played by 1 to 4 players")
+            raise bad_input("options.players")
         side = options.get("side", "A")
         if side not in ("A", "B"):
-            raise BadInput('the board side must be "A" or "B"')
+            raise bad_input("options.side")
         spirits = options.get("spirits", False)
         if not isinstance(spirits, bool):
-            raise BadInput("spirits must be true or false")
+            raise bad_input("options.spirits")
         return {"players": players, "side": side, "spirits": spirits}
 
     @classmethod
@@ -274,9 +323,8 @@ class HarmoniesGame(Game):
         g.row = [g.deck.pop() for _ in range(3 if g.solo else 5)]
         g.boards = [Board.empty(layout) for _ in range(g.players)]
         if g.spirits:
-            spirits = shuffled(seed, "spirits", list(SPIRITS))
-            for b in g.boards:
-                b.offer = (spirits.pop(), spirits.pop())
+            for b, pair in zip(g.boards, _dealt_spirits(seed, g.players), strict=True):
+                b.offer = pair
         g.current = 0
         g.hand = []
         g.took = g.took_card = g.discarded = False
@@ -346,6 +394,43 @@ class HarmoniesGame(Game):
         g.discards = self.discards[:]
         return g
 
+    # ------------------------------------------------------------------ hidden information
+    def resample_hidden(self, seat: int | None, rng: random.Random) -> HarmoniesGame:
+        """A copy in which everything ``seat`` cannot know is re-dealt from ``rng``.
+
+        Hidden from a seat: the order of the pouch (its colour counts are public), the order of
+        the animal draw pile (its cards are the animals seen nowhere else) and the face-down
+        spirit offers of the other seats (``seat=None``, a spectator: of every seat). Each hidden
+        part is put in a canonical order before it is shuffled, so the copy depends only on what
+        ``seat`` may know and on ``rng``. The copy gets a seed of its own: ``undo`` replays from
+        the seed, which would otherwise still hold the true order.
+        """
+        if seat is not None:
+            self._check_seat(seat)
+        g = self.copy()
+        g.seed = rng.getrandbits(63)
+        pouch = sorted(g.pouch)
+        rng.shuffle(pouch)
+        g.pouch = pouch
+        deck = sorted(g.deck)
+        rng.shuffle(deck)
+        g.deck = deck
+        hidden = [s for s in range(g.players) if s != seat and g.boards[s].offer]
+        if hidden:
+            known = {b.spirit for b in g.boards if b.spirit >= 0}
+            if seat is not None:
+                own = self.boards[seat]
+                known.update(own.offer)
+                if own.spirit >= 0:  # the one it turned down went face down: nobody else has it
+                    pair = _dealt_spirits(self.seed, self.players)[seat]
+                    if own.spirit in pair:  # (a state whose seed made its deal)
+                        known.update(pair)
+            pool = [c for c in SPIRITS if c not in known]
+            rng.shuffle(pool)
+            for s in hidden:
+                g.boards[s].offer = (pool.pop(), pool.pop())
+        return g
+
     # ------------------------------------------------------------------ legal moves
     def legal_action_ids(self, seat: int) -> list[int]:
         if self.over or seat != self.current:
@@ -359,14 +444,9 @@ class HarmoniesGame(Game):
             out = [s for s, tokens in enumerate(self.central) if tokens]
         elif self.hand:
             out = []
-            masks = b.masks
             bit_cell = sp.layout.bit_cell
-            free = ~b.cubes
             for color in sorted(set(self.hand)):
-                m = 0
-                for s in UNDER[color]:
-                    m |= masks[s]
-                m &= free
+                m = b.placeable(color)
                 base = sp.PLACE + color * sp.n
                 while m:
                     low = m & -m
@@ -399,34 +479,34 @@ class HarmoniesGame(Game):
             out.append(sp.END)
         return out
 
-    def why_illegal(self, seat: int, code: int) -> str | None:
+    def why_illegal(self, seat: int, code: int) -> Refusal | None:
         if self.over:
-            return "the game is over"
+            return CORE.refuse("game.over")
         if seat != self.current:
-            return f"it is not your turn: seat {self.current} is playing"
+            return refuse("turn.not_yours", seat=self.current)
         sp = self.space
         if not isinstance(code, int) or not 0 <= code < sp.size:
-            return "that is not a Harmonies move"
+            return CORE.refuse("move.unknown", game="Harmonies")
         b = self.boards[seat]
         names = sp.layout.names
         if b.offer and not sp.SPIRIT <= code < sp.DISCARD:
-            return "first choose which of your two Nature's Spirits to keep"
+            return refuse("spirit.choose_first")
         if code < sp.PLACE:
             if self.took:
-                return "you already took tokens from the central board this turn"
+                return refuse("tokens.already_taken")
             if code >= len(self.central):
-                return f"the solo central board has only {len(self.central)} spaces"
+                return refuse("tokens.no_space", spaces=len(self.central))
             if not self.central[code]:
-                return f"central space {code} is empty"
+                return refuse("tokens.space_empty", space=code)
             return None
         if code < sp.CARD:
             color, cell = divmod(code - sp.PLACE, sp.n)
             if not self.took:
-                return "take the tokens of one central space first"
+                return refuse("token.take_first")
             if color not in self.hand:
-                return f"you have no {COLORS[color]} token to place"
+                return refuse("token.not_in_hand", color=COLORS[color])
             if b.cubes >> sp.layout.bits[cell] & 1:
-                return f"the cell {names[cell]} holds a cube, so nothing can be placed on it"
+                return refuse("token.on_cube", cell=names[cell])
             state = b.cells[cell]
             if NEXT[state * 6 + color] < 0:
                 return _why_no_stack(color, state, names[cell])
@@ -434,63 +514,61 @@ class HarmoniesGame(Game):
         if code < sp.CUBE:
             slot = code - sp.CARD
             if self.took_card:
-                return "you already took an animal card this turn"
+                return refuse("card.already_taken")
             if self.discarded:
-                return "you discarded a card this turn, so you cannot take one"
+                return refuse("card.after_discard")
             if b.held() >= MAX_HELD:
-                return f"you already hold {MAX_HELD} unfinished cards; complete one first"
+                return refuse("card.hand_full", limit=MAX_HELD)
             if slot >= len(self.row):
-                return f"there are only {len(self.row)} face-up animal cards"
+                return refuse("card.no_slot", slots=len(self.row))
             if self.row[slot] < 0:
-                return f"card slot {slot} is empty"
+                return refuse("card.slot_empty", slot=slot)
             return None
         if code < sp.SPIRIT:
             card, cell = divmod(code - sp.CUBE, sp.n)
-            name = CARDS[card].name
-            if CARDS[card].spirit:
+            info = CARDS[card]
+            named = {"card": info.id, "name": info.name}
+            if info.spirit:
                 if b.spirit != card:
-                    return f"you do not have the {name} Spirit"
+                    return refuse("cube.no_spirit", **named)
                 if b.spirit_placed:
-                    return f"the cube of the {name} Spirit is already on your board"
+                    return refuse("cube.spirit_placed", **named)
             elif not any(c == card for c, _ in b.cards):
                 if any(c == card for c, _ in b.done):
-                    return f"all cubes of the {name} card are already placed"
-                return f"you do not hold the {name} card"
+                    return refuse("cube.card_done", **named)
+                return refuse("cube.not_held", **named)
             bit = sp.layout.bits[cell]
             if b.cubes >> bit & 1:
-                return f"the cell {names[cell]} already holds a cube"
+                return refuse("cube.occupied", cell=names[cell])
             if not b.anchors(card, sp.rotations[card], b.class_masks()) >> bit & 1:
-                return (
-                    f"the {name} habitat is not on your board with its cube cell at {names[cell]}"
-                )
+                return refuse("cube.no_habitat", cell=names[cell], **named)
             return None
         if code < sp.DISCARD:
-            card = code - sp.SPIRIT + 32
+            info = CARDS[code - sp.SPIRIT + 32]
             if not b.offer:
-                return "you have no Nature's Spirit to choose now"
-            if card not in b.offer:
-                return f"the {CARDS[card].name} Spirit is not one of the two you were dealt"
+                return refuse("spirit.nothing_to_choose")
+            if info.index not in b.offer:
+                return refuse("spirit.not_dealt", card=info.id, name=info.name)
             return None
         if code < sp.END:
             slot = code - sp.DISCARD
             if not self.solo:
-                return "discarding a face-up card is only allowed in solo games"
+                return refuse("discard.not_solo")
             if self.took_card:
-                return "you took an animal card this turn, so you cannot discard one"
+                return refuse("discard.after_take")
             if self.discarded:
-                return "you already discarded a card this turn"
+                return refuse("discard.already")
             if not self.took or self.hand:
-                return "place your three tokens before discarding a card"
+                return refuse("discard.tokens_first")
             if not self.deck:
-                return "the animal draw pile is empty, so a discarded card could not be replaced"
+                return refuse("discard.pile_empty")
             if slot >= len(self.row) or self.row[slot] < 0:
-                return f"card slot {slot} is empty"
+                return refuse("card.slot_empty", slot=slot)
             return None
         if not self.took:
-            return "you must take the tokens of one central space before ending your turn"
+            return refuse("end.take_first")
         if self.hand:
-            left = len(self.hand)
-            return f"you still have {left} token{'s' if left > 1 else ''} to place"
+            return refuse("end.tokens_left", left=len(self.hand))
         return None
 
     # ------------------------------------------------------------------ applying moves
@@ -510,12 +588,7 @@ class HarmoniesGame(Game):
         elif code < sp.CARD:
             color, cell = divmod(code - sp.PLACE, sp.n)
             self.hand.remove(color)
-            old = b.cells[cell]
-            new = NEXT[old * 6 + color]
-            b.cells[cell] = new
-            bit = 1 << sp.layout.bits[cell]
-            b.masks[old] ^= bit
-            b.masks[new] |= bit
+            b.place(color, cell)
         elif code < sp.CUBE:
             slot = code - sp.CARD
             b.cards.append((self.row[slot], 0))
@@ -591,7 +664,7 @@ class HarmoniesGame(Game):
     # ------------------------------------------------------------------ scores and result
     def breakdown(self, seat: int) -> dict[str, int]:
         b = self.boards[seat]
-        out = board_breakdown(self.space.layout, b.cells, b.card_list(), b.spirit, b.spirit_placed)
+        out = b.breakdown()
         if self.solo:
             out["suns"] = solo_suns(out["total"], self.side, b.spirit)
         return out
@@ -638,39 +711,32 @@ class HarmoniesGame(Game):
         pouch_counts = [0] * 6
         for c in self.pouch:
             pouch_counts[c] += 1
-        out: dict[str, Any] = {
-            "game": self.game_name,
-            "options": dict(self.options),
-            "seat": seat,
-            "players": self.players,
-            "current": None if self.over else self.current,
-            "to_act": list(self.to_act),
-            "turn": self.turn,
-            "round": self.turn // self.players + (0 if self.over else 1),
-            "central": [[COLORS[c] for c in tokens] for tokens in self.central],
-            "pouch": {
-                "count": len(self.pouch),
-                "colors": dict(zip(COLORS, pouch_counts, strict=True)),
-            },
-            "deck": len(self.deck),
-            "row": [CARDS[c].id if c >= 0 else None for c in self.row],
-            "boards": [self.board_json(s) for s in range(self.players)],
-            "hand": [COLORS[c] for c in self.hand],
-            "took_tokens": self.took,
-            "took_card": self.took_card,
-            "discarded": self.discarded,
-            "end_triggered": self.end_triggered,
-            "over": self.over,
-            "out_of_game": self.out,
-            "discards": [CARDS[c].id for c in self.discards],
-            "choosing_spirit": [s for s in range(self.players) if self.boards[s].offer],
-        }
+        out = self.view_header(seat)
+        out.update(
+            {
+                "current": None if self.over else self.current,
+                "turn": self.turn,
+                "round": self.turn // self.players + (0 if self.over else 1),
+                "central": [[COLORS[c] for c in tokens] for tokens in self.central],
+                "pouch": {
+                    "count": len(self.pouch),
+                    "colors": dict(zip(COLORS, pouch_counts, strict=True)),
+                },
+                "deck": len(self.deck),
+                "row": [CARDS[c].id if c >= 0 else None for c in self.row],
+                "boards": [self.board_json(s) for s in range(self.players)],
+                "hand": [COLORS[c] for c in self.hand],
+                "took_tokens": self.took,
+                "took_card": self.took_card,
+                "discarded": self.discarded,
+                "end_triggered": self.end_triggered,
+                "out_of_game": self.out,
+                "discards": [CARDS[c].id for c in self.discards],
+                "choosing_spirit": [s for s in range(self.players) if self.boards[s].offer],
+            }
+        )
         if seat is not None and self.boards[seat].offer:
             out["spirit_offer"] = [CARDS[c].id for c in self.boards[seat].offer]
-        if seat is not None:
-            out["can_undo"] = self.can_undo(seat)
-        if self.over:
-            out["result"] = self.result()
         return out
 
     def describe_chance(self, entry: tuple[int, int, Any], seat: int | None) -> Any:
@@ -734,9 +800,7 @@ class HarmoniesGame(Game):
             for raw in data["boards"]:
                 b = Board.empty(layout)
                 b.cells = [int(s) for s in raw["cells"]]
-                b.masks = [0] * NSTATES
-                for i, s in enumerate(b.cells):
-                    b.masks[s] |= 1 << layout.bits[i]
+                b.masks = layout.masks_of(b.cells)
                 b.cubes = int(raw["cubes"])
                 b.cards = [(int(c), int(p)) for c, p in raw["cards"]]
                 b.done = [(int(c), int(p)) for c, p in raw["done"]]
@@ -760,11 +824,17 @@ class HarmoniesGame(Game):
             g.discards = [int(c) for c in data["discards"]]
             g.log = [(int(s), int(c), _chance_tuple(x)) for s, c, x in data["log"]]
         except (KeyError, TypeError, ValueError, IndexError) as exc:
-            raise BadInput(f"this saved Harmonies game is damaged ({exc})") from None
+            raise bad_input("save.damaged", detail=str(exc)) from None
         return g
 
 
 # ====================================================================== helpers
+def _dealt_spirits(seed: int, players: int) -> list[tuple[int, int]]:
+    """The two Nature's Spirits each seat is dealt face down at set-up."""
+    pile = shuffled(seed, "spirits", list(SPIRITS))
+    return [(pile.pop(), pile.pop()) for _ in range(players)]
+
+
 def _chance_json(chance: Any) -> Any:
     if chance is None:
         return None
@@ -777,78 +847,62 @@ def _chance_tuple(chance: Any) -> Any:
     return tuple(tuple(part) if isinstance(part, list) else part for part in chance)
 
 
-_WHAT = {
-    0: "a water token cannot go",
-    1: "a mountain cannot rise",
-    2: "a trunk cannot go",
-    3: "a tree cannot grow",
-    4: "a field token cannot go",
-    5: "a building cannot be made",
-}
-_RULE = {
-    0: "blue goes only on an empty cell",
-    1: "gray goes on an empty cell or on one or two gray",
-    2: "brown goes on an empty cell or on one brown",
-    3: "green goes on an empty cell or on one or two brown",
-    4: "yellow goes only on an empty cell",
-    5: "red goes on an empty cell or on one red, brown or gray token",
-}
-
-
-def _why_no_stack(color: int, state: int, cell: str) -> str:
+def _why_no_stack(color: int, state: int, cell: str) -> Refusal:
     """Why ``color`` cannot go on the stack ``state`` at ``cell``, in a player's words."""
     if state in (BG, BB, BR):
-        return f"the building at {cell} is complete: nothing can be placed on a building"
+        return refuse("stack.building", cell=cell)
     if state == M3 and color == 1:
-        return f"the mountain at {cell} is already at its full height of 3"
+        return refuse("stack.mountain_full", cell=cell)
     if state == B2 and color == 2:
-        return f"the trunk at {cell} is already 2 brown tokens high; only green can go on it"
-    top = COLORS[TOP[state]]
-    return f"{_WHAT[color]} on {top} (cell {cell}): {_RULE[color]}"
+        return refuse("stack.trunk_full", cell=cell)
+    # one code per colour, each with the rule that colour follows
+    return refuse(f"stack.{COLORS[color]}", color=COLORS[color], on=COLORS[TOP[state]], cell=cell)
 
 
-def _describe_bad_action(action: Action, layout: Layout) -> str:
-    """The sentence for an action that names nothing real in Harmonies."""
+_FIELDS = {
+    "take_tokens": ("space",),
+    "place_token": ("color", "cell"),
+    "take_card": ("slot",),
+    "place_cube": ("card", "cell"),
+    "choose_spirit": ("card",),
+    "discard_card": ("slot",),
+    "end_turn": (),
+}
+
+
+def _describe_bad_action(action: Action, layout: Layout) -> Refusal:
+    """The refusal of an action that names nothing real in Harmonies."""
     kind = action.type
-    fields = {
-        "take_tokens": ("space",),
-        "place_token": ("color", "cell"),
-        "take_card": ("slot",),
-        "place_cube": ("card", "cell"),
-        "choose_spirit": ("card",),
-        "discard_card": ("slot",),
-        "end_turn": (),
-    }
-    if kind not in fields:
-        return f"{kind!r} is not a Harmonies action; actions are {', '.join(fields)} and undo"
+    if kind not in _FIELDS:
+        return refuse("action.unknown", type=kind)
     given = {k for k, _ in action.args}
-    missing = [f for f in fields[kind] if f not in given]
+    missing = [f for f in _FIELDS[kind] if f not in given]
     if missing:
-        return f"{kind} needs the field {missing[0]!r}"
-    extra = sorted(given - set(fields[kind]))
+        return refuse("action.missing_field", type=kind, field=missing[0])
+    extra = sorted(given - set(_FIELDS[kind]))
     if extra:
-        return f"{kind} has no field {extra[0]!r}"
+        return refuse("action.extra_field", type=kind, field=extra[0])
     for key in ("space", "slot"):
         if key in given:
             value = action[key]
-            limit = 4
             if isinstance(value, bool) or not isinstance(value, int):
-                return f"the {key} must be a whole number from 0 to {limit}"
-            return f"there is no {key} {value}; {key}s are numbered 0 to {limit}"
+                return refuse("action.not_number", field=key, limit=4)
+            return refuse("action.out_of_range", field=key, value=value, limit=4)
     if "color" in given and action["color"] not in COLOR_INDEX:
-        return f"{action['color']!r} is not a token colour; colours are {', '.join(COLORS)}"
+        return refuse("color.unknown", color=action["color"])
     if "card" in given:
         card = action["card"]
         if not isinstance(card, str) or card not in CARD_INDEX:
-            return f"there is no card {card!r}"
+            return refuse("card.unknown", card=card)
         if kind == "choose_spirit":
-            return f"the {CARDS[CARD_INDEX[card]].name} is an animal card, not a Nature's Spirit"
+            info = CARDS[CARD_INDEX[card]]
+            return refuse("spirit.is_animal", card=info.id, name=info.name)
     if "cell" in given:
         cell = action["cell"]
         if not isinstance(cell, str):
-            return 'a cell is written "q,r", for example "1,2"'
-        return f"the cell {cell} is not on side {layout.side} of the board"
-    return f"that {kind} action does not exist"
+            return refuse("cell.not_text")
+        return refuse("cell.off_board", cell=cell, side=layout.side)
+    return refuse("action.no_such", type=kind)
 
 
 __all__ = ["ActionSpace", "Board", "HarmoniesGame", "SPACES"]

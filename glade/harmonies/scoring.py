@@ -1,16 +1,27 @@
-"""End-of-game scoring of a Harmonies board (facts §2, §5, §6) and ``score_board`` for JSON boards."""
+"""The Harmonies scorer (facts §2, §5, §6), on a board's bit masks, and ``score_board``.
+
+A board is scored from ``masks``: one int per stack state, the mask of the layout bits holding it
+(``Layout.masks_of`` builds them from a list of cell states; the engine's boards keep them). This
+is the only scorer in Python: the engine's views and result, ``score_board``, the bots and the
+RL encoders call it (the compiled RL kernel keeps a C twin for speed, tested against it). Every
+point value comes from the data file.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 from typing import Any
 
-from glade.core import BadInput
-
 from .data import (
-    BUILDINGS,
+    B1,
+    B2,
+    BB,
+    BG,
+    BR,
     CARD_INDEX,
     CARDS,
+    CLASS_STATES,
     COLOR_INDEX,
     COLORS,
     EMPTY,
@@ -18,24 +29,46 @@ from .data import (
     M1,
     M2,
     M3,
+    MAX_HELD,
     MOUNTAIN_HEIGHT,
+    NSTATES,
+    R1,
     SCORING,
     SOLO_SUNS,
     STACKS,
     STATE_OF,
-    TOP,
+    T1,
+    T2,
+    T3,
+    TOKEN_COUNTS,
     TREE_HEIGHT,
     F,
     Layout,
     W,
 )
+from .refusals import bad_input
 
 CATEGORIES = ("trees", "mountains", "fields", "buildings", "water", "animals", "spirit")
-LANDSCAPE_POINTS = {1: 1, 2: 3, 3: 7}
+
+
+def _heights(key: str) -> dict[int, int]:
+    return {int(k): int(v) for k, v in SCORING[key]["points_by_height"].items()}
+
+
+TREE_POINTS = _heights("tree")  # height -> points
+MOUNTAIN_POINTS = _heights("mountain")
+FIELD_POINTS = int(SCORING["field"]["points_per_group"])
+FIELD_MIN = int(SCORING["field"]["min_group_size"])
+BUILDING_POINTS = int(SCORING["building"]["points"])
+ISLAND_POINTS = int(SCORING["islands_side_B"]["points_per_island"])
 _RIVER = {int(k): int(v) for k, v in SCORING["river_side_A"]["points_by_length"].items()}
 _RIVER_BEYOND = int(SCORING["river_side_A"]["per_token_beyond_6"])
-_BUILDING_STATES = frozenset(BUILDINGS)
-_MOUNTAINS = frozenset((M1, M2, M3))
+_T1, _T2, _T3 = (TREE_POINTS[TREE_HEIGHT[s]] for s in (T1, T2, T3))
+_M1, _M2, _M3 = (MOUNTAIN_POINTS[MOUNTAIN_HEIGHT[s]] for s in (M1, M2, M3))
+if FIELD_MIN != 2:  # the field rule below counts the fields that touch another field
+    raise ValueError(f"harmonies data: a field is 2 or more yellow tokens, not {FIELD_MIN}")
+
+Masks = Sequence[int]  # per stack state: the layout bits holding it
 
 
 def river_points(length: int) -> int:
@@ -45,132 +78,189 @@ def river_points(length: int) -> int:
     return _RIVER[6] + _RIVER_BEYOND * (length - 6)
 
 
-def groups(layout: Layout, cells: Sequence[int], member: frozenset[int]) -> list[list[int]]:
-    """Connected groups of cells whose state is in ``member``."""
-    seen = [False] * len(cells)
-    out: list[list[int]] = []
-    neigh = layout.neighbours
-    for start, state in enumerate(cells):
-        if seen[start] or state not in member:
-            continue
-        seen[start] = True
-        group = [start]
-        stack = [start]
-        while stack:
-            i = stack.pop()
-            for j in neigh[i]:
-                if not seen[j] and cells[j] in member:
-                    seen[j] = True
-                    group.append(j)
-                    stack.append(j)
-        out.append(group)
-    return out
+@lru_cache(maxsize=65536)
+def river_score(side: str, water: int) -> int:
+    """Points of the best river among the blue groups of mask ``water`` (side A).
 
-
-def river_length(layout: Layout, group: list[int]) -> int:
-    """Tokens on the longest shortest path inside a connected blue group (its diameter + 1)."""
-    inside = set(group)
-    neigh = layout.neighbours
+    A river's length is the number of tokens on the longest shortest path inside its group.
+    """
+    layout = LAYOUTS[side]
+    spread = layout.spread
     best = 0
-    for start in group:
-        dist = {start: 0}
-        frontier = [start]
-        while frontier:
-            nxt = []
-            for i in frontier:
-                d = dist[i] + 1
-                for j in neigh[i]:
-                    if j in inside and j not in dist:
-                        dist[j] = d
-                        nxt.append(j)
-            frontier = nxt
-        far = max(dist.values())
-        if far > best:
-            best = far
-    return best + 1
+    for comp in layout.components(water):
+        longest = 0
+        m = comp
+        while m:
+            start = m & -m
+            m ^= start
+            seen = frontier = start
+            far = 0
+            while True:
+                frontier = spread(frontier) & comp & ~seen
+                if not frontier:
+                    break
+                seen |= frontier
+                far += 1
+            if far > longest:
+                longest = far
+        best = max(best, river_points(longest + 1))
+    return best
 
 
-_W_SET = frozenset((W,))
-_F_SET = frozenset((F,))
-_NOT_W = frozenset(s for s in range(15) if s != W)
-
-
-def landscape_scores(layout: Layout, cells: Sequence[int]) -> dict[str, int]:
+def landscapes(layout: Layout, masks: Masks) -> tuple[int, int, int, int, int]:
     """Trees, mountains, fields, buildings and water (side A river / side B islands)."""
-    neigh = layout.neighbours
-    trees = mountains = buildings = 0
-    for i, state in enumerate(cells):
-        if state in TREE_HEIGHT:
-            trees += LANDSCAPE_POINTS[TREE_HEIGHT[state]]
-        elif state in _MOUNTAINS:
-            if any(cells[j] in _MOUNTAINS for j in neigh[i]):
-                mountains += LANDSCAPE_POINTS[MOUNTAIN_HEIGHT[state]]
-        elif state in _BUILDING_STATES:
-            colours = {TOP[cells[j]] for j in neigh[i] if cells[j] != EMPTY}
-            if len(colours) >= 3:
-                buildings += 5
-    fields = 5 * sum(1 for g in groups(layout, cells, _F_SET) if len(g) >= 2)
-    if layout.side == "A":
-        water = max(
-            (river_points(river_length(layout, g)) for g in groups(layout, cells, _W_SET)),
-            default=0,
+    trees = _T1 * masks[T1].bit_count() + _T2 * masks[T2].bit_count() + _T3 * masks[T3].bit_count()
+    mountains = 0
+    hills = masks[M1] | masks[M2] | masks[M3]
+    if hills:
+        near = hills & layout.spread(hills)  # a mountain scores next to another mountain
+        if near:
+            mountains = (
+                _M1 * (masks[M1] & near).bit_count()
+                + _M2 * (masks[M2] & near).bit_count()
+                + _M3 * (masks[M3] & near).bit_count()
+            )
+    buildings = 0
+    built = masks[BG] | masks[BB] | masks[BR]
+    if built:
+        # the cells by the colour of their top token: a building scores among 3 colours or more
+        tops = (
+            masks[W],
+            hills,
+            masks[B1] | masks[B2],
+            masks[T1] | masks[T2] | masks[T3],
+            masks[F],
+            masks[R1] | built,
         )
+        around = layout.around
+        m = built
+        while m:
+            low = m & -m
+            m ^= low
+            near = around[low]
+            if sum(1 for t in tops if t & near) >= 3:
+                buildings += BUILDING_POINTS
+    fields = 0
+    yellow = masks[F]
+    if yellow:
+        paired = yellow & layout.spread(yellow)  # the yellow cells of groups of 2 or more
+        if paired:
+            fields = FIELD_POINTS * len(layout.components(paired))
+    if layout.side == "A":
+        water = river_score("A", masks[W]) if masks[W] else 0
     else:
-        water = 5 * max(1, len(groups(layout, cells, _NOT_W)))
-    return {
-        "trees": trees,
-        "mountains": mountains,
-        "fields": fields,
-        "buildings": buildings,
-        "water": water,
-    }
+        water = ISLAND_POINTS * max(1, len(layout.components(layout.full & ~masks[W])))
+    return trees, mountains, fields, buildings, water
 
 
-def animal_points(card_index: int, placed: int) -> int:
-    """Points shown by the topmost uncovered slot after ``placed`` cubes left the card."""
-    return CARDS[card_index].points[placed - 1] if placed > 0 else 0
+# ---------------------------------------------------------------- Nature's Spirits
+SpiritScorer = Callable[[Layout, Masks], int]
 
 
-def spirit_points(layout: Layout, cells: Sequence[int], card_index: int) -> int:
-    """A placed Nature's Spirit's end-game points from its formula in the data file."""
-    formula = CARDS[card_index].formula
-    assert formula is not None
+def _spirit_scorer(formula: dict[str, Any]) -> SpiritScorer:
+    """The end-game points of a placed Nature's Spirit, compiled from its formula."""
     kind = formula["kind"]
     if kind == "per_token":
         colour = COLOR_INDEX[formula["color"]]
-        count = sum(STACKS[s].count(colour) for s in cells)
-        return int(formula["points"]) * count
+        points = int(formula["points"])
+        holding = tuple((s, STACKS[s].count(colour)) for s in range(NSTATES) if colour in STACKS[s])
+
+        def per_token(layout: Layout, masks: Masks) -> int:
+            return points * sum(n * masks[s].bit_count() for s, n in holding)
+
+        return per_token
     if kind == "per_landscape":
         heights = TREE_HEIGHT if formula["landscape"] == "tree" else MOUNTAIN_HEIGHT
         table = {int(k): int(v) for k, v in formula["points_by_height"].items()}
-        return sum(table.get(heights[s], 0) for s in cells if s in heights)
+        worth = tuple((s, table.get(h, 0)) for s, h in heights.items())
+
+        def per_landscape(layout: Layout, masks: Masks) -> int:
+            return sum(v * masks[s].bit_count() for s, v in worth)
+
+        return per_landscape
     if kind == "per_group":
         if "landscape" in formula:
-            member = _BUILDING_STATES
+            states: tuple[int, ...] = (BG, BB, BR)
         else:
-            member = frozenset((W,)) if formula["color"] == "blue" else frozenset((F,))
-        sizes = [len(g) for g in groups(layout, cells, member)]
+            states = (W,) if formula["color"] == "blue" else (F,)
         if "points_by_size" in formula:  # Lion: "1", "2", ..., then "N+" for every larger group
-            table = formula["points_by_size"]
-            top = max(int(k.rstrip("+")) for k in table)
-            return sum(int(table[str(n)] if n < top else table[f"{top}+"]) for n in sizes)
-        minimum = int(formula.get("min_size", 1))
-        return int(formula["points"]) * sum(1 for n in sizes if n >= minimum)
+            raw = formula["points_by_size"]
+            top = max(int(k.rstrip("+")) for k in raw)
+            by_size = [0] + [int(raw[str(n)]) for n in range(1, top)] + [int(raw[f"{top}+"])]
+
+            def value(n: int) -> int:
+                return by_size[min(n, top)]
+
+        else:
+            minimum = int(formula.get("min_size", 1))
+            points = int(formula["points"])
+
+            def value(n: int) -> int:
+                return points if n >= minimum else 0
+
+        def per_group(layout: Layout, masks: Masks) -> int:
+            m = 0
+            for s in states:
+                m |= masks[s]
+            return sum(value(g.bit_count()) for g in layout.components(m))
+
+        return per_group
     raise ValueError(f"unknown spirit formula kind {kind!r}")
+
+
+SPIRIT_SCORERS: dict[int, SpiritScorer] = {
+    c.index: _spirit_scorer(c.formula) for c in CARDS if c.spirit and c.formula is not None
+}
+
+
+def spirit_points(layout: Layout, masks: Masks, card_index: int) -> int:
+    """A placed Nature's Spirit's end-game points from its formula in the data file."""
+    return SPIRIT_SCORERS[card_index](layout, masks)
+
+
+# ---------------------------------------------------------------- a whole board
+def score_parts(
+    layout: Layout,
+    masks: Masks,
+    cards: Iterable[tuple[int, int]],
+    spirit: int,
+    spirit_placed: bool,
+) -> tuple[int, ...]:
+    """The points of every category (``CATEGORIES`` order) of one board.
+
+    ``cards``: (card index, cubes placed) of every animal card, complete or not; ``spirit``: the
+    chosen spirit's card index (-1: none), scored once its cube is placed.
+    """
+    animals = 0
+    for c, p in cards:
+        if p:
+            animals += CARDS[c].points[p - 1]
+    spirit_score = SPIRIT_SCORERS[spirit](layout, masks) if spirit >= 0 and spirit_placed else 0
+    return (*landscapes(layout, masks), animals, spirit_score)
+
+
+def board_total(
+    layout: Layout,
+    masks: Masks,
+    cards: Iterable[tuple[int, int]],
+    spirit: int,
+    spirit_placed: bool,
+) -> int:
+    """The board's total score (the sum of ``score_parts``)."""
+    return sum(score_parts(layout, masks, cards, spirit, spirit_placed))
 
 
 def board_breakdown(
     layout: Layout,
-    cells: Sequence[int],
-    cards: Sequence[tuple[int, int]],
+    masks: Masks,
+    cards: Iterable[tuple[int, int]],
     spirit: int,
     spirit_placed: bool,
 ) -> dict[str, int]:
-    """The full breakdown of one board; ``cards`` = (card index, cubes placed) of every card."""
-    out = landscape_scores(layout, cells)
-    out["animals"] = sum(animal_points(c, p) for c, p in cards)
-    out["spirit"] = spirit_points(layout, cells, spirit) if spirit >= 0 and spirit_placed else 0
-    out["total"] = sum(out[k] for k in CATEGORIES)
+    """``{category: points, ..., "total": sum}`` of one board (see ``score_parts``)."""
+    parts = score_parts(layout, masks, cards, spirit, spirit_placed)
+    out = dict(zip(CATEGORIES, parts, strict=True))
+    out["total"] = sum(parts)
     return out
 
 
@@ -187,6 +277,17 @@ def solo_suns(total: int, side: str, spirit: int) -> int:
 
 
 # ------------------------------------------------------------------ JSON boards
+# stack state -> the habitat cell class it satisfies (index into CLASS_STATES), -1: none
+STATE_CLASS: tuple[int, ...] = tuple(
+    next((k for k, states in enumerate(CLASS_STATES.values()) if s in states), -1)
+    for s in range(NSTATES)
+)
+
+
+def _stack_text(state: int) -> str:
+    return ", ".join(COLORS[c] for c in STACKS[state])
+
+
 def _parse_cell(layout: Layout, name: Any) -> int:
     if isinstance(name, str):
         parts = name.split(",")
@@ -198,8 +299,93 @@ def _parse_cell(layout: Layout, name: Any) -> int:
             else:
                 if (q, r) in layout.index:
                     return layout.index[(q, r)]
-                raise BadInput(f"the cell {name} is not on side {layout.side} of the board")
-    raise BadInput(f'{name!r} is not a cell; cells are written "q,r"')
+                raise bad_input("cell.off_board", cell=name, side=layout.side)
+    raise bad_input("board.cell_name", cell=name)
+
+
+def _parse_stacks(layout: Layout, stacks: Any) -> list[int]:
+    cells = [EMPTY] * len(layout.cells)
+    if not isinstance(stacks, dict):
+        raise bad_input("board.stacks")
+    for name, stack in stacks.items():
+        i = _parse_cell(layout, name)
+        if not isinstance(stack, list) or not all(isinstance(c, str) for c in stack):
+            raise bad_input("board.stack_list", cell=name)
+        for c in stack:
+            if c not in COLOR_INDEX:
+                raise bad_input("board.stack_color", cell=name, color=c)
+        state = STATE_OF.get(tuple(COLOR_INDEX[c] for c in stack))
+        if state is None:
+            raise bad_input("board.stack_impossible", cell=name, stack=", ".join(stack))
+        cells[i] = state
+    used = [0] * len(COLORS)
+    for state in cells:
+        for c in STACKS[state]:
+            used[c] += 1
+    for c, count in enumerate(used):
+        if count > TOKEN_COUNTS[c]:
+            raise bad_input(
+                "board.too_many_tokens", color=COLORS[c], count=count, box=TOKEN_COUNTS[c]
+            )
+    return cells
+
+
+def _parse_cards(raw_cards: Any) -> list[tuple[int, int]]:
+    if not isinstance(raw_cards, list):
+        raise bad_input("board.cards")
+    cards: list[tuple[int, int]] = []
+    seen: set[int] = set()
+    for entry in raw_cards:
+        if not isinstance(entry, dict) or not isinstance(entry.get("card"), str):
+            raise bad_input("board.card_entry")
+        cid = entry["card"]
+        idx = CARD_INDEX.get(cid)
+        if idx is None or CARDS[idx].spirit:
+            raise bad_input("board.no_animal", card=cid)
+        if idx in seen:
+            raise bad_input("board.card_twice", card=cid)
+        seen.add(idx)
+        placed = entry.get("placed", 0)
+        if isinstance(placed, bool) or not isinstance(placed, int) or placed < 0:
+            raise bad_input("board.placed_not_number", card=cid)
+        if placed > CARDS[idx].cubes:
+            raise bad_input(
+                "board.placed_too_many", card=cid, cubes=CARDS[idx].cubes, placed=placed
+            )
+        cards.append((idx, placed))
+    return cards
+
+
+def _check_cubes(
+    layout: Layout,
+    cells: list[int],
+    cube_cells: list[int],
+    cards: list[tuple[int, int]],
+    spirit: int,
+    spirit_placed: bool,
+) -> None:
+    """Refuse cubes that no card could have put where they are.
+
+    A card's cubes all sit on its cube cell's landscape (one class of stacks); the classes do not
+    overlap, so the cubes fit the cards exactly when every class holds as many cubes as the cards
+    of that class have placed.
+    """
+    slots = [0] * len(CLASS_STATES)
+    for c, p in cards:
+        slots[CARDS[c].cube_class] += p
+    if spirit >= 0 and spirit_placed:
+        slots[CARDS[spirit].cube_class] += 1
+    found = [0] * len(CLASS_STATES)
+    for i in cube_cells:
+        k = STATE_CLASS[cells[i]]
+        name = layout.names[i]
+        if k < 0:
+            raise bad_input("board.cube_no_habitat", cell=name, stack=_stack_text(cells[i]))
+        found[k] += 1
+        if found[k] > slots[k]:
+            raise bad_input(
+                "board.cube_unmatched", cell=name, stack=_stack_text(cells[i]), cubes=slots[k]
+            )
 
 
 def parse_board(data: Any) -> tuple[Layout, list[int], list[tuple[int, int]], int, bool, int]:
@@ -208,84 +394,56 @@ def parse_board(data: Any) -> tuple[Layout, list[int], list[tuple[int, int]], in
     A board that could not occur is refused with a sentence naming the cell or card.
     """
     if not isinstance(data, dict):
-        raise BadInput("a board must be a JSON object")
+        raise bad_input("board.not_object")
     side = data.get("side", "A")
     if side not in LAYOUTS:
-        raise BadInput(f'the side must be "A" or "B", not {side!r}')
+        raise bad_input("board.side", side=side)
     layout = LAYOUTS[side]
-    cells = [EMPTY] * len(layout.cells)
-    stacks = data.get("stacks", {})
-    if not isinstance(stacks, dict):
-        raise BadInput('"stacks" must map cells to lists of colours')
-    for name, stack in stacks.items():
-        i = _parse_cell(layout, name)
-        if not isinstance(stack, list) or not all(isinstance(c, str) for c in stack):
-            raise BadInput(f"the stack at {name} must be a list of colour names")
-        for c in stack:
-            if c not in COLOR_INDEX:
-                raise BadInput(
-                    f"the stack at {name} has an unknown colour {c!r}; "
-                    f"colours are {', '.join(COLORS)}"
-                )
-        state = STATE_OF.get(tuple(COLOR_INDEX[c] for c in stack))
-        if state is None:
-            raise BadInput(
-                f"the stack at {name} ({', '.join(stack)}, bottom first) cannot be built"
-            )
-        cells[i] = state
+    cells = _parse_stacks(layout, data.get("stacks", {}))
     cube_list = data.get("cubes", [])
     if not isinstance(cube_list, list):
-        raise BadInput('"cubes" must be a list of cells')
-    cube_cells: set[int] = set()
+        raise bad_input("board.cubes")
+    cube_cells: list[int] = []
     for name in cube_list:
         i = _parse_cell(layout, name)
         if i in cube_cells:
-            raise BadInput(f"the cell {name} holds two cubes")
+            raise bad_input("board.cube_twice", cell=name)
         if cells[i] == EMPTY:
-            raise BadInput(f"the cell {name} holds a cube but no token")
-        cube_cells.add(i)
-    cards: list[tuple[int, int]] = []
-    raw_cards = data.get("cards", [])
-    if not isinstance(raw_cards, list):
-        raise BadInput('"cards" must be a list')
-    seen: set[int] = set()
-    for entry in raw_cards:
-        if not isinstance(entry, dict) or not isinstance(entry.get("card"), str):
-            raise BadInput('each card must be {"card": id, "placed": n}')
-        cid = entry["card"]
-        idx = CARD_INDEX.get(cid)
-        if idx is None or CARDS[idx].spirit:
-            raise BadInput(f"there is no animal card {cid!r}")
-        if idx in seen:
-            raise BadInput(f"the card {cid} appears twice")
-        seen.add(idx)
-        placed = entry.get("placed", 0)
-        if isinstance(placed, bool) or not isinstance(placed, int) or placed < 0:
-            raise BadInput(f"the card {cid} needs a whole number of placed cubes")
-        if placed > CARDS[idx].cubes:
-            raise BadInput(f"the card {cid} has only {CARDS[idx].cubes} cubes, not {placed}")
-        cards.append((idx, placed))
+            raise bad_input("board.cube_no_token", cell=name)
+        cube_cells.append(i)
+    cards = _parse_cards(data.get("cards", []))
     spirit, spirit_placed = -1, False
     raw_spirit = data.get("spirit")
     if raw_spirit is not None:
         if not isinstance(raw_spirit, dict) or not isinstance(raw_spirit.get("card"), str):
-            raise BadInput('"spirit" must be {"card": id, "placed": true|false}')
+            raise bad_input("board.spirit_entry")
         idx = CARD_INDEX.get(raw_spirit["card"])
         if idx is None or not CARDS[idx].spirit:
-            raise BadInput(f"there is no Nature's Spirit {raw_spirit['card']!r}")
+            raise bad_input("board.no_spirit", card=raw_spirit["card"])
         spirit, spirit_placed = idx, bool(raw_spirit.get("placed", False))
+    unfinished = [CARDS[c].id for c, p in cards if p < CARDS[c].cubes]
+    if spirit >= 0 and not spirit_placed:
+        unfinished.append(CARDS[spirit].id)
+    if len(unfinished) > MAX_HELD:
+        raise bad_input(
+            "board.too_many_held",
+            held=len(unfinished),
+            cards=", ".join(unfinished),
+            limit=MAX_HELD,
+        )
     expected = sum(p for _, p in cards) + (1 if spirit_placed else 0)
     if expected != len(cube_cells):
-        raise BadInput(
-            f'the cards account for {expected} cubes on the board but "cubes" lists {len(cube_cells)}'
-        )
+        raise bad_input("board.cube_count", expected=expected, listed=len(cube_cells))
+    _check_cubes(layout, cells, cube_cells, cards, spirit, spirit_placed)
     return layout, cells, cards, spirit, spirit_placed, len(cube_cells)
 
 
 def score_board(data: Any, solo: bool = False) -> dict[str, int]:
     """Score a board given in the contract's JSON format (``glade harmonies score``)."""
+    if not isinstance(solo, bool):
+        raise bad_input("board.solo_not_bool")
     layout, cells, cards, spirit, placed, _ = parse_board(data)
-    out = board_breakdown(layout, cells, cards, spirit, placed)
+    out = board_breakdown(layout, layout.masks_of(cells), cards, spirit, placed)
     if solo:
         out["suns"] = solo_suns(out["total"], layout.side, spirit)
     return out
@@ -294,10 +452,13 @@ def score_board(data: Any, solo: bool = False) -> dict[str, int]:
 __all__ = [
     "CATEGORIES",
     "board_breakdown",
-    "landscape_scores",
+    "board_total",
+    "landscapes",
     "parse_board",
     "river_points",
+    "river_score",
     "score_board",
+    "score_parts",
     "solo_suns",
     "spirit_points",
 ]

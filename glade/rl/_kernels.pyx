@@ -23,7 +23,8 @@ cnp.import_array()
 
 from glade.harmonies.data import CARDS as H_CARDS, EMPTY as H_EMPTY, MOUNTAIN_HEIGHT, STACKS
 from glade.harmonies.data import TOP, TREE_HEIGHT, BUILDINGS, F as H_F, W as H_W
-from glade.harmonies.scoring import LANDSCAPE_POINTS, river_points, spirit_points
+from glade.harmonies.scoring import BUILDING_POINTS, FIELD_POINTS, ISLAND_POINTS
+from glade.harmonies.scoring import MOUNTAIN_POINTS, TREE_POINTS, river_points, spirit_points
 from glade.living_forest.data import FLOWER, START_TREE
 from glade.living_forest.game import ACTIONS as LF_ACTIONS, A_FIRE, A_MOVE, A_PICK, A_STEAL, A_USE
 from glade.living_forest.game import DRAW as LF_DRAW, OVER as LF_OVER
@@ -126,6 +127,7 @@ cdef class HarmoniesKernel(Kernel):
     cdef bint building[16]
     cdef int top[16]
     cdef int[:, ::1] animal_pts
+    cdef int building_pts, field_pts, island_pts
     cdef object layout
 
     def __init__(self, encoder):
@@ -172,9 +174,9 @@ cdef class HarmoniesKernel(Kernel):
             self.top[i] = -1
         for i in range(len(STACKS)):
             if i in TREE_HEIGHT:
-                self.tree_pts[i] = LANDSCAPE_POINTS[TREE_HEIGHT[i]]
+                self.tree_pts[i] = TREE_POINTS[TREE_HEIGHT[i]]
             if i in MOUNTAIN_HEIGHT:
-                self.mountain_pts[i] = LANDSCAPE_POINTS[MOUNTAIN_HEIGHT[i]]
+                self.mountain_pts[i] = MOUNTAIN_POINTS[MOUNTAIN_HEIGHT[i]]
             self.building[i] = i in BUILDINGS
             self.top[i] = TOP[i]
         pts = np.zeros((len(H_CARDS), 8), dtype=np.intc)
@@ -182,6 +184,9 @@ cdef class HarmoniesKernel(Kernel):
             for j, value in enumerate(card.points):
                 pts[i, j + 1] = value
         self.animal_pts = pts
+        self.building_pts = BUILDING_POINTS
+        self.field_pts = FIELD_POINTS
+        self.island_pts = ISLAND_POINTS
         self.state = None
 
     cpdef void bind(self, object state) except *:
@@ -360,7 +365,10 @@ cdef class HarmoniesKernel(Kernel):
         return best + 1
 
     cdef void encode_score(self, int s, object board) except *:
-        """The board's score breakdown, as glade.harmonies.scoring.board_breakdown computes it."""
+        """The board's score breakdown: the compiled twin of ``glade.harmonies.scoring`` (its point
+        values read from there), kept for speed (calling the Python scorer at every end of turn
+        cost the environments 8-10% of their steps); ``tests/rl/test_rl_kernels.py`` checks it
+        against the Python encoder, which calls the scorer, on thousands of random steps."""
         cdef int cells[MAX_CELLS]
         cdef int label[MAX_CELLS]
         cdef int sizes[MAX_CELLS]
@@ -387,13 +395,13 @@ cdef class HarmoniesKernel(Kernel):
                     if k >= 0 and cells[k] != H_EMPTY:
                         colours |= 1 << self.top[cells[k]]
                 if popcount(colours) >= 3:
-                    buildings += 5
+                    buildings += self.building_pts
         for i in range(16):
             member[i] = i == H_F
         count = self.groups(cells, member, sizes, label)
         for k in range(count):
             if sizes[k] >= 2:
-                fields += 5
+                fields += self.field_pts
         if self.side_a:
             for i in range(16):
                 member[i] = i == H_W
@@ -406,13 +414,13 @@ cdef class HarmoniesKernel(Kernel):
             for i in range(16):
                 member[i] = i != H_W
             count = self.groups(cells, member, sizes, label)
-            water = 5 * (count if count > 1 else 1)
+            water = self.island_pts * (count if count > 1 else 1)
         for card, placed in board.cards:
             animals += self.animal_pts[card, placed]
         for card, placed in board.done:
             animals += self.animal_pts[card, placed]
         if board.spirit >= 0 and board.spirit_placed:
-            spirit_score = spirit_points(self.layout, py_cells, board.spirit)
+            spirit_score = spirit_points(self.layout, board.masks, board.spirit)
         cdef float* out = &self.flat[s * self.block + self.o_score]
         out[0] = trees
         out[1] = mountains

@@ -20,7 +20,7 @@ import numpy as np
 from glade.core import Game
 from glade.harmonies.data import CARDS, COLORS, LAYOUTS, STACKS
 from glade.harmonies.game import SPACES, HarmoniesGame
-from glade.harmonies.scoring import CATEGORIES, board_breakdown
+from glade.harmonies.scoring import CATEGORIES, score_parts
 
 from .kernels import compiled_module, use_compiled
 from .spec import ActionRange, Encoder, Layout
@@ -351,9 +351,9 @@ class HarmoniesEncoder(Encoder):
         state = self._state
         assert state is not None
         b = state.boards[s]
-        scores = board_breakdown(self.layout, b.cells, b.card_list(), b.spirit, b.spirit_placed)
+        parts = score_parts(self.layout, b.masks, b.done + b.cards, b.spirit, b.spirit_placed)
         k = self._score
-        self._boards[s, k : k + len(SCORE_KEYS)] = [scores[key] for key in SCORE_KEYS]
+        self._boards[s, k : k + len(SCORE_KEYS)] = [*parts, sum(parts)]
 
     def _encode_common(self) -> None:
         state = self._state

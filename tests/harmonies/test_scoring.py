@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from glade.cli import main
-from glade.harmonies.data import CARD_INDEX
+from glade.harmonies.data import CARD_INDEX, CARDS
 from glade.harmonies.scoring import river_points, score_board, solo_suns
 
 # the real boards of ../shared/reference/harmonies-games, copied
@@ -206,7 +206,13 @@ SPIRIT_CASES = [
     ("spirit", "stacks", "points"), SPIRIT_CASES, ids=[c[0] for c in SPIRIT_CASES]
 )
 def test_each_spirit_formula(spirit: str, stacks: dict[str, list[str]], points: int) -> None:
-    cube = next(iter(stacks))
+    # the spirit's cube sits on a stack its cube cell allows ("*" is any token under a red)
+    want = next(c["stack"] for c in CARDS[CARD_INDEX[spirit]].data["cells"] if c["cube"])
+    cube = next(
+        name
+        for name, stack in stacks.items()
+        if len(stack) == len(want) and all(w in ("*", c) for w, c in zip(want, stack, strict=True))
+    )
     data = board(stacks, cubes=[cube], spirit={"card": spirit, "placed": True})
     assert score_board(data)["spirit"] == points
 

@@ -9,8 +9,8 @@ import pytest
 
 import glade
 from glade.harmonies.data import STACKS
-from glade.harmonies.scoring import board_breakdown
 from glade.rl.harmonies_encoding import CELL_WIDTH, SCORE_KEYS, HarmoniesEncoder
+from tests.harmonies.scoring_oracle import breakdown as oracle_breakdown
 
 
 def fresh(options: dict, game: glade.Game, seat: int) -> np.ndarray:
@@ -105,7 +105,7 @@ def test_the_encoding_reads_the_board_as_documented() -> None:
             expected[18] = board.cubes >> game.space.layout.bits[i] & 1
             assert np.array_equal(planes[i], expected)
         score = enc.segment(f"board[{who}].score")
-        bd = board_breakdown(
+        bd = oracle_breakdown(
             game.space.layout, board.cells, board.card_list(), board.spirit, board.spirit_placed
         )
         assert obs[score.start : score.stop].tolist() == [bd[k] for k in SCORE_KEYS]
