@@ -464,8 +464,8 @@ def _human(client: Client, seat: int, prompt: Prompt, session: Session) -> bool:
                 client.say(line)
             continue
         if t in ("b", "board") or t.startswith("board "):
-            for line in client.render(seat if t in ("b", "board") else _board_seat(client, t)):
-                client.say(line)
+            for drawn in client.render(seat if t in ("b", "board") else _board_seat(client, t)):
+                client.say(drawn)
             continue
         if t == "hint":
             client.say(lang.t("hint.thinking"))
@@ -515,7 +515,9 @@ def _undo(client: Client, seat: int) -> None:
     except IllegalAction as exc:
         client.say(lang.t("undo.refused", why=client.refusal(exc)))
         mine = [e for e in client.game.log_json(seat) if e.get("seat") == seat]
-        if mine and mine[-1].get("chance") is not None:
+        if mine and mine[-1].get("action", {}).get("type") == "discard_card":
+            client.say(lang.t("undo.discard"))
+        elif mine and mine[-1].get("chance") is not None:
             client.say(lang.t("undo.revealed"))
         return
     client.say(lang.t("undo.done"))
