@@ -112,7 +112,7 @@ class Choice:
 
 def normalize(text: str) -> str:
     """Lower case, single spaces, ``2, 1`` -> ``2,1``."""
-    text = text.strip().lower()
+    text = text.strip().lower().replace(";", " ")
     text = re.sub(r"\s*,\s*", ",", text)
     return re.sub(r"\s+", " ", text)
 
@@ -176,7 +176,7 @@ def menu_lines(choices: list[Choice], numbers: dict[str, int], width: int) -> li
     return lines
 
 
-MENU_LINES = 12  # longer menus are printed on request ("menu"), typed words being quicker
+MENU_LINES = 6  # longer menus are printed on request ("menu"), typed words being quicker
 
 
 # ------------------------------------------------------------------ the client interface
@@ -280,6 +280,13 @@ def parse(client: Client, seat: int, text: str) -> list[Action] | str:
                     break
             if found:
                 break
+        if found is None and actions and words == ["done"]:
+            break  # the step already ended by itself (nothing left to afford)
+        if found is None and actions:
+            done = " ".join(
+                normalize(text).split(" ")[: len(normalize(text).split(" ")) - len(words)]
+            )
+            return client.lang.t("parse.after", done=done, words=" ".join(words))
         if found is None:
             rest = " ".join(words)
             built = client.build(seat, rest) if not actions else None

@@ -139,6 +139,8 @@ class HarmoniesClient(Client):
                         a,
                         f"take {n}",
                         lang.t("h.menu.take", n=n, tokens=self.tokens(toks), words=words),
+                        group=lang.t("h.menu.takeGroup"),
+                        short=f"take {n} {self.tokens(toks)}",
                     )
                 )
             elif k == "place_token":
@@ -166,8 +168,10 @@ class HarmoniesClient(Client):
                             "h.menu.card",
                             n=n,
                             card=self.card_name(card),
-                            points=self.track(card, 0),
+                            points=" ".join(str(p) for p in _cards()[card].get("points", [])),
                         ),
+                        group=lang.t("h.menu.cardGroup"),
+                        short=f"card {n} {self.card_name(card)}",
                         aliases=(f"take card {n}", f"card {card}"),
                     )
                 )
@@ -352,9 +356,7 @@ class HarmoniesClient(Client):
         elif "take_tokens" in types:
             text = lang.t("h.prompt.take")
         elif "place_token" in types:
-            text = lang.t(
-                "h.prompt.place", n=v["boards"][seat]["held"], tokens=self.tokens(v["hand"])
-            )
+            text = lang.t("h.prompt.place", n=len(v["hand"]), tokens=self.tokens(v["hand"]))
         else:
             text = lang.t("h.prompt.finish")
         return text + " " + lang.t("prompt.tail")
@@ -426,9 +428,11 @@ class HarmoniesClient(Client):
             line = Text()
             for b in blocks:
                 t = b[y] if y < len(b) else Text("")
-                t = t[:width] if len(t) > width else t
+                if t.cell_len > width:
+                    t = t.copy()
+                    t.truncate(width)
                 line.append_text(t)
-                line.append(" " * (width - len(t) + gap))
+                line.append(" " * (width - t.cell_len + gap))
             line.rstrip()
             out.append(line)
         return out

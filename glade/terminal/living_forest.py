@@ -514,6 +514,8 @@ class LivingForestClient(Client):
             round=v["round"],
             phase=lang.t(f"lf.phase.{v['phase']}"),
             name=self.name(v["sacred_tree"]),
+            varans=v["varan_supply"],
+            fragments=v["fragment_supply"],
         )
         out.append(Text(head, style="bold reverse"))
         # the circle of spirits, rock 1 at the Sacred Tree's start, clockwise
@@ -523,19 +525,11 @@ class LivingForestClient(Client):
             if r["spirit"] is not None:
                 circle.append(f"<{r['spirit'] + 1}>", style="bold reverse")
             circle.append(" ")
-        out.append(circle)
         fires = " ".join(str(f) for f in v["centre_fires"]) or lang.t("lf.noFire")
-        out.append(
-            Text(
-                lang.t(
-                    "lf.centre",
-                    fires=fires,
-                    total=sum(v["centre_fires"]),
-                    varans=v["varan_supply"],
-                    fragments=v["fragment_supply"],
-                )
-            )
+        circle.append(
+            lang.t("lf.centre", fires=fires, total=sum(v["centre_fires"])), style="bold red"
         )
+        out.append(circle)
         # the guardian animals on offer
         cell_w = max(18, (width - 7) // 4)
         for lv, row in enumerate(v["display"], start=1):
@@ -550,15 +544,16 @@ class LivingForestClient(Client):
                     name = self.card_name(card["name"])[: cell_w - 3 - len(tail)]
                     top = Text(f"{i} {name}{tail}")
                     bottom = Text("  ")
-                    bottom.append_text(self.gains_text({e: card.get(e, 0) for e in ELEMENTS}))
+                    gained = self.gains_text({e: card.get(e, 0) for e in ELEMENTS})
+                    if gained.cell_len > cell_w - 3:  # five elements: drop the spaces
+                        gained = Text("").join(p for p in gained.split(" "))
+                    bottom.append_text(gained)
                 for line, t in ((names, top), (gains, bottom)):
                     line.append_text(t)
-                    line.append(" " * max(1, cell_w - len(t)))
+                    line.append(" " * max(1, cell_w - t.cell_len))
             names.rstrip()
             gains.rstrip()
             out.extend([names, gains])
-        supply = " ".join(f"{tid}x{n}" for tid, n in v["tree_supply"].items() if n)
-        out.append(Text(lang.t("lf.trees", supply=supply)))
         order = ([seat] if seat is not None else []) + [s for s in range(v["players"]) if s != seat]
         block_w = 38
         per_row = max(1, width // (block_w + 2))
@@ -576,10 +571,11 @@ class LivingForestClient(Client):
             line = Text()
             for b in blocks:
                 t = b[y] if y < len(b) else Text("")
-                if len(t) > width:
-                    t = t[:width]
+                if t.cell_len > width:
+                    t = t.copy()
+                    t.truncate(width)
                 line.append_text(t)
-                line.append(" " * (width - len(t) + 2))
+                line.append(" " * (width - t.cell_len + 2))
             line.rstrip()
             out.append(line)
         return out
@@ -591,7 +587,13 @@ class LivingForestClient(Client):
         _, target = _data()
         acting = v["phase"] == "actions" and v["current"] == s
         title = Text(
-            lang.t("lf.spiritTitle", name=self.name(s), rock=sp["rock"] + 1)
+            lang.t(
+                "lf.spiritTitle",
+                name=self.name(s),
+                rock=sp["rock"] + 1,
+                draw=sp["draw_stack_count"],
+                discard=sp["discard_count"],
+            )
             + (" <" if acting or s in v["to_act"] else ""),
             style="bold underline" if s == seat else "bold",
         )
@@ -618,9 +620,6 @@ class LivingForestClient(Client):
         text = lang.t("lf.helpLine", n=sp["solitary"], cards=help_line)
         for part in wrap(text, width):
             lines.append(Text(part))
-        lines.append(
-            Text(lang.t("lf.deckPile", draw=sp["draw_stack_count"], discard=sp["discard_count"]))
-        )
         lines.append(Text("      " + "".join(f"{c:<6}" for c in range(1, 6)), style="dim"))
         for r, row in enumerate(sp["forest"], start=1):
             t = Text(f"  {r}   ", style="dim")

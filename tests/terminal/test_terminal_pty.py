@@ -83,7 +83,7 @@ def test_harmonies_whole_game_against_greedy(tmp_path: Path) -> None:
         spaces = re.findall(r"(\d)\[([^\]]*)\]", block.splitlines()[0])
         for n, toks in spaces:
             if toks:
-                assert f"take {n}: [{toks}]" in block
+                assert f") take {n} [{toks}]" in block
     assert _check_bot_cards(text) >= 1
     data = json.loads(save.read_text())
     assert data["format"] == "glade-saved-game/1" and data["names"] == ["You", "Greedy bot"]
