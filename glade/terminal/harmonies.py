@@ -111,7 +111,9 @@ class HarmoniesClient(Client):
 
     # -- names
     def card_name(self, card: str) -> str:
-        return self.lang.opt(f"card.{card}", _cards()[card]["name"])
+        data = _cards()[card]
+        english = f"{data['name']}'s Spirit" if data.get("rule") else data["name"]
+        return self.lang.term(f"card.{card}", english)
 
     def colour(self, colour: str) -> str:
         return self.lang.opt(f"colour.{colour}", colour)

@@ -97,7 +97,7 @@ class LivingForestClient(Client):
         return t
 
     def card_name(self, name: str) -> str:
-        return self.lang.opt(f"lf.card.{name}", name)
+        return self.lang.term(f"lfcard.{name}", name)
 
     def card_words(self, card: dict[str, Any]) -> str:
         coin = {"solitary": " (S)", "gregarious": " (G)"}.get(card.get("symbol", ""), "")

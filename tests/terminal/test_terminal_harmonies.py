@@ -135,9 +135,9 @@ def test_board_fits_80_columns_and_has_coordinates() -> None:
 
 def test_korean_and_chinese_and_plurals() -> None:
     ko = run("you,greedy", ["take 2", "quit"], seed=4, lang="ko")
-    assert "중앙 판:" in ko and "나: 2번 칸 [M T t] (회색, 초록, 갈색) 가져감" in ko
+    assert "중앙판:" in ko and "나: 2번 칸 [M T t] (회색, 초록, 갈색) 가져감" in ko
     zh = run("you,greedy", ["take 2", "quit"], seed=4, lang="zh")
-    assert "中央版图：" in zh and "你: 拿了第 2 格 [M T t]（灰色, 绿色, 棕色）" in zh
+    assert "公共版图：" in zh and "你: 拿了第 2 格 [M T t]（灰色, 绿色, 棕色）" in zh
     en = Lang("en")
     assert en.t("h.cause.cells", name="X", n=1) == "X has only 1 empty cell left"
     assert en.t("h.cause.cells", name="X", n=2) == "X has only 2 empty cells left"
@@ -207,3 +207,13 @@ def _client(seed: int, players: int = 2, lang: str = "en") -> HarmoniesClient:
     game = glade.new_game("harmonies", seed=seed, players=players, side="A", spirits=False)
     seats = ["you", "greedy", "random", "random"][:players]
     return HarmoniesClient(game, seats, Lang(lang), Console(file=io.StringIO(), width=80))
+
+
+def test_names_come_from_the_glossary_when_it_is_installed(monkeypatch: pytest.MonkeyPatch) -> None:
+    from glade.terminal import i18n
+
+    client = _client(seed=4, lang="ko")
+    monkeypatch.setattr(i18n, "_glossary", lambda: {})
+    assert client.card_name("frog") == "Frog" and client.card_name("owl_spirit") == "Owl's Spirit"
+    monkeypatch.setattr(i18n, "_glossary", lambda: {"card.frog": {"en": "Frog", "ko": "개구리"}})
+    assert client.card_name("frog") == "개구리"

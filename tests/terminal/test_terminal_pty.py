@@ -60,7 +60,7 @@ def _check_bot_cards(text: str) -> int:
                 assert row[slot] == m.group(3).strip(), line
                 checked += 1
             row[slot] = ""
-        dealt = re.search(r"New animal cards?: (.+)", line)
+        dealt = re.search(r"\d new animal cards?: (.+)", line)
         if dealt and row:
             for name in dealt.group(1).split(", "):
                 empty = min(k for k, v in row.items() if not v)
@@ -141,7 +141,7 @@ def test_living_forest_whole_game_against_greedy(tmp_path: Path) -> None:
 def test_korean_and_chinese() -> None:
     child = spawn("harmonies", "--seats", "you,greedy", "--seed", "4", "--plain", "--lang", "ko")
     child.expect(r"\n> ")
-    assert "중앙 판:" in clean(child.before)
+    assert "중앙판:" in clean(child.before)
     child.sendline("take 2")
     child.expect(r"\n> ")
     assert "나: 2번 칸 [M T t] (회색, 초록, 갈색) 가져감" in clean(child.before)
