@@ -33,7 +33,11 @@ def _parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play in the terminal")
     play.add_argument("game", choices=["harmonies", "living-forest"])
-    play.add_argument("--seats", default=None, help="comma-separated: you, random, greedy")
+    play.add_argument(
+        "--seats",
+        default=None,
+        help="comma-separated: you, random, greedy, mcts, mcts:easy|normal|hard",
+    )
     play.add_argument("--side", default="A", choices=["A", "B"], help="Harmonies board side")
     play.add_argument("--spirits", action="store_true", help="Harmonies: Nature's Spirit variant")
     play.add_argument("--seed", type=int, default=None)

@@ -217,3 +217,14 @@ def test_names_come_from_the_glossary_when_it_is_installed(monkeypatch: pytest.M
     assert client.card_name("frog") == "Frog" and client.card_name("owl_spirit") == "Owl's Spirit"
     monkeypatch.setattr(i18n, "_glossary", lambda: {"card.frog": {"en": "Frog", "ko": "개구리"}})
     assert client.card_name("frog") == "개구리"
+
+
+def test_hints_are_written_in_the_words_that_play_them() -> None:
+    from glade.terminal.common import hint_lines
+
+    client = _client(seed=4)
+    lines = hint_lines(client, 0)
+    assert lines[0] == "Suggested, best first:" and lines[-1].startswith("Type the words")
+    first = lines[1].split(". ", 1)[1].split("  (")[0]
+    played = parse(client, 0, first)
+    assert isinstance(played, list) and played, first
