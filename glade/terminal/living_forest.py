@@ -205,7 +205,7 @@ class LivingForestClient(Client):
                         a,
                         f"fire {value}",
                         lang.t("lf.menu.fire", n=value),
-                        aliases=(f"extinguish {value}",),
+                        aliases=(f"extinguish {value}", str(value)),
                     )
                 )
             elif k == "steal":
@@ -220,7 +220,14 @@ class LivingForestClient(Client):
                     )
                 )
             elif k == "move":
-                add(Choice(a, f"move {a['steps']}", self.move_words(g, seat, a)))
+                add(
+                    Choice(
+                        a,
+                        f"move {a['steps']}",
+                        self.move_words(g, seat, a),
+                        aliases=(str(a["steps"]),),
+                    )
+                )
             elif k == "plant":
                 tid = a["tree"]
                 cost, gives = trees[tid]

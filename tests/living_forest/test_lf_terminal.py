@@ -186,3 +186,33 @@ def test_plant_menu_is_compact_and_one_based() -> None:
 def test_korean_run(monkeypatch: pytest.MonkeyPatch) -> None:
     text = run("you,greedy", ["draw", "stop", "quit"], 4, monkeypatch, lang="ko")
     assert "리빙 포레스트" in text and "나: " in text and "그만 뽑음" in text
+
+
+def test_one_line_chooses_the_action_and_makes_it() -> None:
+    def choosing(g: Any, seat: int) -> bool:
+        v = g.view(seat)
+        legal = g.legal_actions(seat)
+        return (
+            v["phase"] == "actions"
+            and not v.get("in_progress")
+            and any(a.type == "choose_action" and a["action"] == "move" for a in legal)
+        )
+
+    client, seat = _find(choosing)
+    got = parse(client, seat, "move 1")
+    assert isinstance(got, list) and [a.type for a in got] == ["choose_action", "move"]
+    note = client.consequence(seat, got)
+    assert note is not None and "move 1: land on rock" in note
+    assert "Refused" in str(parse(client, seat, "move 99")) or "not a move" in str(
+        parse(client, seat, "move 99")
+    )
+
+
+def test_hint_in_living_forest() -> None:
+    from glade.terminal.common import hint_lines
+
+    client, seat = _find(
+        lambda g, s: g.view(s)["phase"] == "actions" and not g.view(s).get("in_progress")
+    )
+    lines = hint_lines(client, seat)
+    assert lines[0] == "Suggested, best first:" and len(lines) >= 3
