@@ -282,23 +282,23 @@ def parse(client: Client, seat: int, text: str) -> list[Action] | str:
                 break
         if found is None and actions and words == ["done"]:
             break  # the step already ended by itself (nothing left to afford)
-        if found is None and actions:
-            done = " ".join(
-                normalize(text).split(" ")[: len(normalize(text).split(" ")) - len(words)]
-            )
-            return client.lang.t("parse.after", done=done, words=" ".join(words))
         if found is None:
             rest = " ".join(words)
-            built = client.build(seat, rest) if not actions else None
+            # words that name a move we do not offer: let the engine say why it is refused
+            tried = [rest] + ([normalize(text)] if actions else [])
+            built = next((b for b in (client.build(seat, w) for w in tried) if b is not None), None)
             if built is not None:
                 try:
                     g.apply(seat, built)
                 except (IllegalAction, BadInput) as exc:
                     return client.lang.t("parse.refused", why=client.refusal(exc))
-                # legal after all (a move we did not offer in words): take it
-                actions.append(Action.from_json(built))
+                actions.append(Action.from_json(built))  # legal after all: take it
                 words = []
                 break
+            if actions:
+                said = normalize(text).split(" ")
+                done = " ".join(said[: len(said) - len(words)])
+                return client.lang.t("parse.after", done=done, words=rest)
             first = words[0]
             near = [c.phrase for c in choices if c.phrase.split(" ")[0] == first][:6]
             if near:

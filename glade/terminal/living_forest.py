@@ -257,7 +257,7 @@ class LivingForestClient(Client):
             tuple(v["actions_used"]),
         )
 
-    def move_words(self, g: Game, seat: int, action: Action) -> str:
+    def move_words(self, g: Game, seat: int, action: Action, done: bool = False) -> str:
         """Where a move lands, whom it jumps and what the landing rock gives (read from a copy)."""
         lang = self.lang
         before = g.view(seat)
@@ -274,9 +274,11 @@ class LivingForestClient(Client):
             occupant = before["circle"][r]["spirit"]
             if r != rock and occupant is not None and occupant != seat:
                 passed.append(occupant)
-        text = lang.t("lf.menu.move", n=action["steps"], rock=rock + 1, bonus=self.bonus(bonus))
+        key = "lf.did.move" if done else "lf.menu.move"
+        text = lang.t(key, n=action["steps"], rock=rock + 1, bonus=self.bonus(bonus))
         if passed:
-            text += "; " + lang.t("lf.menu.jumps", names=lang.join([self.name(s) for s in passed]))
+            jumps = "lf.did.jumps" if done else "lf.menu.jumps"
+            text += "; " + lang.t(jumps, names=lang.join([self.name(s) for s in passed]))
         return text
 
     def consequence(self, seat: int, actions: list[Action]) -> str | None:
@@ -320,6 +322,8 @@ class LivingForestClient(Client):
             return {"type": "choose_action", "action": w[0]}
         if w[0] == "move" and len(w) == 2 and w[1].isdigit():
             return {"type": "move", "steps": int(w[1])}
+        if w[0] != "plant" and len(w) == 3 and w[1] == "at":
+            w = ["plant", *w]
         if w[0] == "plant" and len(w) in (3, 4) and "," in w[-1]:
             col, _, row = w[-1].partition(",")
             if col.isdigit() and row.isdigit():
@@ -385,7 +389,7 @@ class LivingForestClient(Client):
                 name=lang.join([self.name(s) for s in victims]),
             )
         if k == "move":
-            return self.move_words(g, seat, action)
+            return self.move_words(g, seat, action, done=True)
         if k == "plant":
             trees, _ = _data()
             gives = trees[action["tree"]][1]
@@ -431,6 +435,9 @@ class LivingForestClient(Client):
                             what=lang.t(f"lf.progress.{kind}"),
                         )
                     )
+        got = v["spirits"][seat]["fragments"] - before["spirits"][seat]["fragments"]
+        if got > 0 and action.type in ("move", "plant", "choose_action"):
+            out.append(lang.t("lf.gotFragments", name=self.name(seat), n=got))
         if v["round"] != before["round"] or (v["result"] and not before["result"]):
             out.extend(self.round_summary(before, v))
         return out
@@ -461,6 +468,8 @@ class LivingForestClient(Client):
                     centre=" ".join(str(f) for f in v["centre_fires"]),
                 )
             )
+        else:
+            out.append(lang.t("lf.noFireAdded"))
         log = self.game.log_json(None)
         chance = log[-1].get("chance") if log else None
         if chance and chance.get("revealed"):
@@ -521,9 +530,10 @@ class LivingForestClient(Client):
             round=v["round"],
             phase=lang.t(f"lf.phase.{v['phase']}"),
             name=self.name(v["sacred_tree"]),
-            varans=v["varan_supply"],
-            fragments=v["fragment_supply"],
         )
+        supply = lang.t("lf.supply", varans=v["varan_supply"], fragments=v["fragment_supply"])
+        if Text(head + supply).cell_len <= width:
+            head += supply
         out.append(Text(head, style="bold reverse"))
         # the circle of spirits, rock 1 at the Sacred Tree's start, clockwise
         circle = Text(lang.t("lf.circle") + " ")
