@@ -228,3 +228,15 @@ def test_hints_are_written_in_the_words_that_play_them() -> None:
     first = lines[1].split(". ", 1)[1].split("  (")[0]
     played = parse(client, 0, first)
     assert isinstance(played, list) and played, first
+
+
+def test_the_console_prints_brackets_as_they_are(monkeypatch: pytest.MonkeyPatch) -> None:
+    from glade.terminal.common import make_console
+
+    for plain in (False, True):
+        console = make_console(plain=plain, width=80)
+        with console.capture() as cap:
+            console.print("1) take 1 [t t M]  [bold]x[/bold] [W r F]")
+        assert cap.get().strip() == "1) take 1 [t t M]  [bold]x[/bold] [W r F]"
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert make_console().no_color

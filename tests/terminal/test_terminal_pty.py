@@ -126,7 +126,7 @@ def test_harmonies_typed_moves_and_their_errors() -> None:
 
 def test_living_forest_whole_game_against_greedy(tmp_path: Path) -> None:
     save = tmp_path / "lf.json"
-    child = spawn("living-forest", "--seats", "you,greedy", "--seed", "2", "--plain")
+    child = spawn("living-forest", "--seats", "you,greedy", "--seed", "2")  # in colour
     text = play_out(child, save=str(save))
     _no_reprs(text)
     assert "End of round 1:" in text and "Onibi" in text
