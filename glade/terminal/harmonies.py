@@ -36,6 +36,7 @@ STYLE = {
     ".": "dim",
 }
 BASE = {"blue": "W", "gray": "M1", "brown": "t1", "green": "T1", "yellow": "F", "red": "r"}
+TALL = 36  # terminals at least this high also draw the habitats of the cards you hold
 CATEGORIES = ("trees", "mountains", "fields", "buildings", "water", "animals", "spirit")
 
 
@@ -487,6 +488,12 @@ class HarmoniesClient(Client):
                 + self.held_lines(v, s, board_w)
             )
         out.extend(self.side_by_side(blocks, board_w, gap=2))
+        held = v["boards"][seat]["cards"] if seat is not None else []
+        if held and self.console.height >= TALL:  # room to draw the held cards' habitats too
+            title = self.lang.t("h.heldCards") + " "
+            drawn = [self.card_block(c["card"], c["placed"], "", card_w) for c in held]
+            out.append(Text(title, style="bold"))
+            out.extend(self.side_by_side(drawn, card_w))
         for s in order:
             if s not in full:
                 out.append(self.summary_line(v, s))
