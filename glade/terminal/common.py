@@ -10,6 +10,7 @@ same within one decision.
 from __future__ import annotations
 
 import datetime
+import importlib
 import json
 import os
 import random
@@ -43,31 +44,31 @@ def make_console(plain: bool = False, width: int | None = None) -> Console:
     )
 
 
+def _bots() -> tuple[Callable[[], list[str]], Callable[..., Any]]:
+    """The bot registry's ``(names, make)``: every spec a user may type, and the maker."""
+    module = importlib.import_module("glade.bots")
+    if hasattr(module, "bot_names"):
+        return module.bot_names, module.make_bot
+    catalog = importlib.import_module("glade.bots.catalog")  # before the registry was one module
+    return catalog.names, catalog.make
+
+
 def parse_seats(text: str | None, default: str, low: int, high: int) -> list[str]:
     """``you,greedy`` -> ["you", "greedy"], checked against the bot registry and player counts."""
-    from glade.bots import BOTS
-    from glade.bots.mcts import LEVELS
-
     names = [s.strip().lower() for s in (text or default).split(",") if s.strip()]
     if not low <= len(names) <= high:
         raise BadInput(f"this game takes {low} to {high} seats, not {len(names)}")
-    known = set(BOTS) | {"mcts"}
+    specs = set(_bots()[0]())
     for name in names:
-        base, _, level = name.partition(":")
-        if name != "you" and base not in known:
+        if name != "you" and name not in specs:
             raise BadInput(
-                f"unknown seat {name!r}: use 'you' or a bot ({', '.join(sorted(known))})"
-            )
-        if level and (base != "mcts" or level not in LEVELS):
-            raise BadInput(
-                f"unknown bot level {name!r}: only mcts has levels ({', '.join(LEVELS)})"
+                f"unknown seat {name!r}: use 'you' or a bot ({', '.join(sorted(specs))})"
             )
     return names
 
 
 def make_bots(seats: list[str], game: str, seed: int) -> dict[int, Any]:
-    from glade.bots.catalog import make
-
+    make = _bots()[1]
     return {i: make(name, game, seed=seed + i) for i, name in enumerate(seats) if name != "you"}
 
 
@@ -555,7 +556,7 @@ def run(client: Client, session: Session) -> int:
                     client.say(line)
                 shown = length
             if not _human(client, seat, prompt, session):
-                client.say(lang.t("game.left"))
+                client.say(lang.t("session.left"))
                 return 0
             progressed = True
             break
