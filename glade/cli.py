@@ -33,10 +33,17 @@ def _parser() -> argparse.ArgumentParser:
 
     play = sub.add_parser("play", help="play in the terminal")
     play.add_argument("game", choices=["harmonies", "living-forest"])
-    play.add_argument("--seats", default=None, help="comma-separated: you, random, greedy")
+    play.add_argument(
+        "--seats",
+        default=None,
+        help="comma-separated: you, random, greedy, mcts, mcts:easy|normal|hard",
+    )
     play.add_argument("--side", default="A", choices=["A", "B"], help="Harmonies board side")
     play.add_argument("--spirits", action="store_true", help="Harmonies: Nature's Spirit variant")
     play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--lang", default=None, help="en, ko or zh (default: from LC_ALL/LANG)")
+    play.add_argument("--plain", action="store_true", help="no colour (also when NO_COLOR is set)")
+    play.add_argument("--save", default=None, help="save the finished game to this JSON file")
 
     harm = sub.add_parser("harmonies", help="Harmonies tools")
     harm_sub = harm.add_subparsers(dest="tool", required=True)
@@ -92,6 +99,10 @@ def _cmd_bench(args: argparse.Namespace) -> int:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
+    from glade.terminal.i18n import LANGS
+
+    if args.lang is not None and args.lang.lower().split("_")[0].split("-")[0] not in LANGS:
+        raise UserError(f"unknown language {args.lang!r}: choose one of {', '.join(LANGS)}")
     if args.game == "harmonies":
         from glade.terminal.harmonies import play_harmonies
 

@@ -1,0 +1,118 @@
+"""The terminal clients' words in English, Korean and Chinese (``i18n/{en,ko,zh}.json``).
+
+``Lang("ko").t("key", n=3)`` formats a template; a key missing in Korean or Chinese falls back to
+English. A string that counts is an object of plural forms, as in the web page's files
+(``{"one": "{n} cube left", "other": "{n} cubes left"}``, ``"$n"`` naming the counted parameter
+when it is not ``n``, nested when two things are counted): English takes ``one`` for 1, Korean and
+Chinese need no plural forms. Names of cards and game terms come from the glossary
+(``glade/web/i18n/glossary.json``) when it is installed, else from the English data.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import string
+from functools import cache
+from importlib import resources
+from typing import Any
+
+LANGS = ("en", "ko", "zh")
+
+
+class _Plural(string.Formatter):
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if "|" in format_spec:
+            one, other = format_spec.split("|", 1)
+            return one if value == 1 else other
+        return str(format(value, format_spec))
+
+
+_FORMAT = _Plural()
+
+
+@cache
+def _load(lang: str) -> dict[str, Any]:
+    text = resources.files("glade.terminal").joinpath(f"i18n/{lang}.json").read_text("utf-8")
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+@cache
+def _glossary() -> dict[str, dict[str, Any]]:
+    """The glossary's terms (key -> {"en", "ko", "zh", ...}), or nothing if it is not installed."""
+    try:
+        text = resources.files("glade").joinpath("web/i18n/glossary.json").read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    terms: dict[str, dict[str, Any]] = json.loads(text).get("terms", {})
+    return terms
+
+
+def _form(value: Any, params: dict[str, Any], lang: str) -> str:
+    """The text of a plain string or of a plural object for these parameters."""
+    while isinstance(value, dict):
+        count = params.get(value.get("$n", "n"))
+        key = "one" if lang == "en" and count == 1 and "one" in value else "other"
+        value = value.get(key, value.get("other"))
+    return str(value)
+
+
+def detect(choice: str | None, environ: dict[str, str] | None = None) -> str:
+    """``--lang`` if given, else the first of LC_ALL, LC_MESSAGES, LANG naming ko or zh, else en."""
+    if choice:
+        code = choice.lower().replace("_", "-").split("-")[0]
+        if code not in LANGS:
+            raise ValueError(f"unknown language {choice!r}: choose one of {', '.join(LANGS)}")
+        return code
+    env = os.environ if environ is None else environ
+    for var in ("LC_ALL", "LC_MESSAGES", "LANG"):
+        value = env.get(var, "")
+        if value:
+            code = value.lower().split(".")[0].split("_")[0]
+            return code if code in LANGS else "en"
+    return "en"
+
+
+class Lang:
+    """One language's catalogue with English behind it."""
+
+    def __init__(self, code: str = "en") -> None:
+        if code not in LANGS:
+            raise ValueError(f"unknown language {code!r}")
+        self.code = code
+        self._own = _load(code)
+        self._en = _load("en")
+
+    def has(self, key: str) -> bool:
+        return key in self._own or key in self._en
+
+    def t(self, key: str, /, **params: Any) -> str:
+        value = self._own.get(key)
+        lang = self.code
+        if value is None:
+            value, lang = self._en.get(key), "en"
+        if value is None:
+            raise KeyError(f"no terminal string {key!r}")
+        try:
+            return _FORMAT.vformat(_form(value, params, lang), (), params)
+        except (KeyError, IndexError, ValueError):
+            return _FORMAT.vformat(_form(self._en[key], params, "en"), (), params)
+
+    def term(self, key: str, default: str) -> str:
+        """A name from the glossary (``card.frog``, ``lfcard.Bear``), else ``default``."""
+        entry = _glossary().get(key)
+        if entry and isinstance(entry.get(self.code), str) and entry[self.code]:
+            return str(entry[self.code])
+        return default
+
+    def opt(self, key: str, default: str, /, **params: Any) -> str:
+        """``t(key)`` when the key exists, else ``default``."""
+        return self.t(key, **params) if self.has(key) else default
+
+    def join(self, items: list[str]) -> str:
+        sep = {"en": ", ", "ko": ", ", "zh": "、"}[self.code]
+        return sep.join(items)
+
+
+__all__ = ["LANGS", "Lang", "detect"]

@@ -1,0 +1,163 @@
+"""Both clients in a real pseudo-terminal of 80x24: whole games, what the screen says about them."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import glade
+
+from .pty_helpers import REPRS, clean, play_out, spawn
+
+pytest.importorskip("pexpect")
+
+
+def _no_reprs(text: str) -> None:
+    for bad in REPRS:
+        assert bad not in text, f"{bad!r} on screen"
+
+
+def _check_bot_takes(text: str) -> int:
+    """Every "took space N [..]" tells the tokens space N held just before: the last board drawn,
+    followed through the takes and refills told since."""
+    checked = 0
+    central: dict[int, str] = {}
+    emptied = 0
+    for line in text.splitlines():
+        if line.startswith("Central board:"):
+            central = {int(n): toks for n, toks in re.findall(r"(\d)\[([^\]]*)\]", line)}
+        m = re.search(r"(You|Greedy bot): took space (\d) \[([^\]]*)\]", line)
+        if m and central:
+            space = int(m.group(2))
+            if m.group(1) == "Greedy bot":
+                assert central[space] == m.group(3), line
+                checked += 1
+            central[space], emptied = "", space
+        r = re.search(r"Central board refilled: \[([^\]]*)\]", line)
+        if r and central and emptied:
+            central[emptied] = r.group(1)
+    return checked
+
+
+def _check_bot_cards(text: str) -> int:
+    """Every "took card N, the X" names the card slot N showed: the last card row drawn, followed
+    through the cards taken and dealt since."""
+    checked = 0
+    row: dict[int, str] = {}
+    for line in text.splitlines():
+        if re.match(r"^1 [A-Z(]", line):
+            row = {
+                int(n): name.strip().replace("(no card)", "")
+                for n, name in re.findall(r"(\d) ([^\d]+?)(?=\s+\d |\s*$)", line)
+            }
+        m = re.search(r"(You|Greedy bot): took card (\d), the ([A-Za-z' ]+)", line)
+        if m and row:
+            slot = int(m.group(2))
+            if m.group(1) == "Greedy bot":
+                assert row[slot] == m.group(3).strip(), line
+                checked += 1
+            row[slot] = ""
+        dealt = re.search(r"\d new animal cards?: (.+)", line)
+        if dealt and row:
+            for name in dealt.group(1).split(", "):
+                empty = min(k for k, v in row.items() if not v)
+                row[empty] = name.strip()
+    return checked
+
+
+def test_harmonies_whole_game_against_greedy(tmp_path: Path) -> None:
+    save = tmp_path / "h.json"
+    child = spawn("harmonies", "--seats", "you,greedy", "--seed", "11", "--plain")
+    text = play_out(child, save=str(save))
+    _no_reprs(text)
+    assert "Game over" in text and ("wins with" in text or "Shared victory" in text)
+    assert "Last round:" in text or "The game ends now:" in text
+    assert _check_bot_takes(text) >= 1
+    # the menu lists every space's tokens, as the board shows them
+    menus = [b for b in text.split("Central board:")[1:] if ") take " in b]
+    assert len(menus) > 5
+    for block in menus:
+        spaces = re.findall(r"(\d)\[([^\]]*)\]", block.splitlines()[0])
+        for n, toks in spaces:
+            if toks:
+                assert f") take {n} [{toks}]" in block
+    assert _check_bot_cards(text) >= 1
+    data = json.loads(save.read_text())
+    assert data["format"] == "glade-saved-game/1" and data["names"] == ["You", "Greedy bot"]
+    assert glade.load_game(data["state"]).is_over
+
+
+def test_harmonies_typed_moves_and_their_errors() -> None:
+    child = spawn("harmonies", "--seats", "you,greedy", "--seed", "4", "--plain")
+    child.expect(r"\n> ")
+    child.sendline("take 9")
+    child.expect(r"\n> ")
+    assert "Refused:" in clean(child.before)
+    child.sendline("zzz")
+    child.expect(r"\n> ")
+    assert "'zzz' is not a move you can make now" in clean(child.before)
+    child.sendline("99")
+    child.expect(r"\n> ")
+    assert "There is no move 99 in this menu." in clean(child.before)
+    child.sendline("take 2")
+    child.expect(r"\n> ")
+    assert "You: took space 2 [M T t] (gray, green, brown)" in clean(child.before)
+    child.sendline("place green 9,9")
+    child.expect(r"\n> ")
+    assert "Refused: the cell 9,9 is not on side A of the board." in clean(child.before)
+    child.sendline("place green 1,1 gray 1,2")
+    child.expect(r"\n> ")
+    out = clean(child.before)
+    assert "You: placed green on 1,1 -> T1" in out and "You: placed gray on 1,2 -> M1" in out
+    assert "1,1[T1 ]" in out and "21 empty cells" in out
+    child.sendline("undo")
+    child.expect(r"\n> ")
+    assert "Undone." in clean(child.before)
+    child.sendline("plac\t\t")  # completion: "place " then the choices
+    child.sendline("")
+    child.expect(r"\n> ")
+    child.sendline("quit")
+    child.expect("Game left unfinished.")
+    child.close()
+
+
+def test_living_forest_whole_game_against_greedy(tmp_path: Path) -> None:
+    save = tmp_path / "lf.json"
+    child = spawn("living-forest", "--seats", "you,greedy", "--seed", "2")  # in colour
+    text = play_out(child, save=str(save))
+    _no_reprs(text)
+    assert "End of round 1:" in text and "Onibi" in text
+    assert "Last round:" in text
+    assert "Game over" in text and ("wins!" in text or "Shared victory" in text)
+    assert re.search(r"Choose an action \([12] left", text)
+    assert not re.search(r"Choose an action \(0 left", text)
+    assert re.search(r"Greedy bot: drew [A-Z]", text)
+    assert glade.load_game(json.loads(save.read_text())["state"]).is_over
+
+
+def test_korean_and_chinese() -> None:
+    child = spawn("harmonies", "--seats", "you,greedy", "--seed", "4", "--plain", "--lang", "ko")
+    child.expect(r"\n> ")
+    assert "중앙판:" in clean(child.before)
+    child.sendline("take 2")
+    child.expect(r"\n> ")
+    assert "나: 2번 칸 [M T t] (회색, 초록, 갈색) 가져감" in clean(child.before)
+    child.sendline("quit")
+    child.expect(pexpect_eof())
+    child.close()
+    # Chinese from the locale, a whole game of bots
+    child = spawn(
+        "living-forest", "--seats", "greedy,random", "--seed", "3", "--plain", lang="zh_CN.UTF-8"
+    )
+    text = play_out(child)
+    _no_reprs(text)
+    assert "第 1 轮结束：" in text and "鬼火" in text and "游戏结束" in text and "获胜" in text
+
+
+def pexpect_eof() -> object:
+    import pexpect
+
+    return pexpect.EOF
