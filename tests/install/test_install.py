@@ -147,6 +147,15 @@ def start_wheel_build(
         )
 
 
+def warnings_in(log: str) -> list[str]:
+    """The warning lines of a build log (byte-compiling is off in this environment)."""
+    return [
+        line
+        for line in log.splitlines()
+        if "warning" in line.lower() and "byte-compiling is disabled" not in line
+    ]
+
+
 def wheel_of(proc: subprocess.Popen[bytes], outdir: Path) -> Path:
     code = proc.wait(timeout=1200)
     log = (outdir / "build.log").read_text(encoding="utf-8", errors="replace")
@@ -163,13 +172,9 @@ def dists(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     shutil.copytree(ROOT, tree, ignore=NOT_SOURCE)
     # the sdist's content does not depend on the build environment: this venv's will do
     sdist_build = [sys.executable, "-m", "build", "--sdist", "--no-isolation", "--outdir", work]
-    out = ok(run([*sdist_build, tree], work))
-    warnings = [
-        line
-        for line in out.splitlines()
-        if "warning" in line.lower() and "byte-compiling is disabled" not in line
-    ]
-    assert not warnings, warnings
+    made = run([*sdist_build, tree], work)
+    ok(made)
+    assert not warnings_in(made.stdout + made.stderr)
     (sdist,) = work.glob("glade-*.tar.gz")
     sources = {}
     for kind in ("compiled", "pure"):  # one unpacked copy each: both builds write build/ in it
@@ -187,6 +192,9 @@ def dists(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     }
     log = pure_log.read_text(encoding="utf-8", errors="replace")
     assert re.search(r"glade.rl._kernels.*failed", log), log[-3000:]
+    # the compiler and setuptools have nothing to say about glade's own files
+    log = (work / "compiled" / "build.log").read_text(encoding="utf-8", errors="replace")
+    assert not [line for line in warnings_in(log) if "glade" in line]
     return found
 
 
@@ -196,13 +204,18 @@ def home(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("home")
 
 
-def make_venv(where: Path, wheel: Path, extras: str = "") -> Path:
-    """A fresh virtual environment with ``wheel`` and its ``extras`` installed by pip."""
-    ok(run([sys.executable, "-m", "venv", where], where.parent))
-    # bytecode is compiled on first import, not for each of torch's and ray's files at install
-    spec = f"{wheel}[{extras}]" if extras else str(wheel)
-    ok(run([where / "bin" / "pip", "install", "--no-compile", spec], where.parent))
-    return where
+@contextmanager
+def fresh_venv(where: Path, wheel: Path, extras: str = "") -> Iterator[Path]:
+    """A fresh virtual environment with ``wheel`` and its ``extras`` installed by pip; removed
+    afterwards (with every extra it holds 1.3 GB)."""
+    try:
+        ok(run([sys.executable, "-m", "venv", where], where.parent))
+        # bytecode is compiled on first import, not for each of torch's and ray's files now
+        spec = f"{wheel}[{extras}]" if extras else str(wheel)
+        ok(run([where / "bin" / "pip", "install", "--no-compile", spec], where.parent))
+        yield where
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
 
 
 def site_packages(env: Path) -> Path:
@@ -332,12 +345,26 @@ def test_the_distributions_carry_what_they_need(dists: dict[str, Path]) -> None:
     assert not any(n.endswith(".so") for n in wheels["pure"]), "CC=/bin/false built a kernel"
 
 
+@pytest.fixture
+def plain(dists: dict[str, Path], tmp_path: Path) -> Iterator[Path]:
+    """``pip install`` of the pure wheel, no extras."""
+    with fresh_venv(tmp_path / "plain", dists["pure"]) as env:
+        yield env
+
+
+@pytest.fixture
+def full(dists: dict[str, Path], tmp_path: Path) -> Iterator[Path]:
+    """``pip install 'glade[all]'`` of the compiled wheel."""
+    with fresh_venv(tmp_path / "all", dists["compiled"], "all") as env:
+        yield env
+
+
 def test_without_extras(
-    dists: dict[str, Path], home: Path, tmp_path: Path, expected_rl_digest: str
+    plain: Path, dists: dict[str, Path], home: Path, expected_rl_digest: str
 ) -> None:
     """A plain install of the pure wheel: every command works or names its extra; adding the rl
     extra afterwards runs glade.rl on its pure-Python path."""
-    env = make_venv(tmp_path / "plain", dists["pure"])
+    env = plain
     glade_ = env / "bin" / "glade"
     python = env / "bin" / "python"
     assert_installed_from_wheel(env, home)
@@ -386,12 +413,10 @@ def test_without_extras(
     assert rl_probe(env, home) == {"compiled": False, "digest": expected_rl_digest}
 
 
-def test_with_all_extras(
-    dists: dict[str, Path], home: Path, tmp_path: Path, expected_rl_digest: str
-) -> None:
+def test_with_all_extras(full: Path, home: Path, expected_rl_digest: str) -> None:
     """``pip install 'glade[all]'`` of the compiled wheel: the server, RL on the compiled
     kernels, the arena on Ray, PyTorch."""
-    env = make_venv(tmp_path / "all", dists["compiled"], "all")
+    env = full
     glade_ = env / "bin" / "glade"
     assert_installed_from_wheel(env, home)
     assert rl_probe(env, home) == {"compiled": True, "digest": expected_rl_digest}
