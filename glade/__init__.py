@@ -23,7 +23,7 @@ __all__ = [
     "load_game",
     "new_game",
 ]
-__version__ = "0.1.0"
+__version__ = "0.1.0"  # the one place: pyproject.toml reads it, `glade --version` prints it
 
 # game name -> "module:Class"; imported lazily so one game never pays for the other.
 GAMES: dict[str, str] = {

@@ -12,7 +12,9 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
+from glade import __version__
 from glade.core import BadInput, IllegalAction
+from glade.extras import MissingExtra, missing_extra
 
 # Subcommands that own their whole argument list: name -> (module with main(argv), what it does).
 DELEGATES = {
@@ -27,6 +29,7 @@ class UserError(Exception):
 
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="glade", description="Harmonies and Living Forest.")
+    p.add_argument("--version", action="version", version=f"glade {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     for name, (_, text) in DELEGATES.items():
         sub.add_parser(name, help=text, add_help=False)
@@ -113,28 +116,31 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _delegate(name: str, rest: list[str]) -> int:
-    module_name = DELEGATES[name][0]
-    try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        print(
-            f"glade: '{name}' is not available here ({exc.name} is not installed)", file=sys.stderr
-        )
-        return 2
+    module = importlib.import_module(DELEGATES[name][0])
     code: int = module.main(rest)
     return code
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+def _run(argv: list[str]) -> int:
     if argv and argv[0] in DELEGATES:
         return _delegate(argv[0], argv[1:])
     args = _parser().parse_args(argv)
     handlers = {"harmonies": _cmd_score, "bench": _cmd_bench, "play": _cmd_play}
+    return handlers[args.command](args)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        return handlers[args.command](args)
+        return _run(argv)
     except (UserError, BadInput, IllegalAction) as exc:
         print(f"glade: {exc}", file=sys.stderr)
+        return 2
+    except ModuleNotFoundError as exc:  # a package of an extra that this install lacks
+        missing = missing_extra(" ".join(["glade", *argv[:1]]), exc)
+        if not isinstance(missing, MissingExtra):
+            raise
+        print(f"glade: {missing}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("glade: interrupted", file=sys.stderr)

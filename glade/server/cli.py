@@ -6,6 +6,8 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from glade.extras import MissingExtra, missing_extra
+
 from .config import Settings
 from .storage import dialect_for, env_default_url
 
@@ -51,9 +53,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
 
 def serve(args: argparse.Namespace) -> int:
     """Start uvicorn with the settings in ``args``; returns when the server stops."""
-    import uvicorn
+    try:
+        import uvicorn
 
-    from .app import create_app
+        from .app import create_app
+    except ModuleNotFoundError as exc:  # installed without the server extra
+        missing = missing_extra("glade serve", exc)
+        if not isinstance(missing, MissingExtra):
+            raise
+        print(f"glade: {missing}", file=sys.stderr)
+        return 2
 
     db = args.db or env_default_url()
     try:
