@@ -836,6 +836,11 @@ class LivingForestGame(Game):
         return self._just_drawn
 
     @property
+    def shuffles_dealt(self) -> list[int]:
+        """Per spirit, how many shuffles of its cards were dealt (the next names its stream)."""
+        return self._shuffles_dealt
+
+    @property
     def forests(self) -> list[list[int]]:
         """Per spirit, 15 cells row-major: EMPTY, START_TREE or a tree type."""
         return self._forests

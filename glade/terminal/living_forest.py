@@ -49,7 +49,7 @@ def describe(g: LivingForestGame, seat: int, action: Action) -> str:
     if kind == "stop":
         return "stop drawing"
     if kind == "use_fragment":
-        last = g.helps[seat][-1] if g.helps[seat] else None
+        last = g.help_lines[seat][-1] if g.help_lines[seat] else None
         name = CARDS.names[last] if last is not None else "the card"
         return f"use a fragment to send away the {name}"
     if kind == "done":
@@ -67,9 +67,9 @@ def describe(g: LivingForestGame, seat: int, action: Action) -> str:
         c = g.display[(action["level"] - 1) * 4 + action["slot"]]
         return f"attract the {CARDS.names[c]} (level {action['level']}, cost {CARDS.cost[c]})"
     if kind == "pick_fire":
-        return f"extinguish fire #{action['index']} (value {g.centre[action['index']]})"
+        return f"extinguish fire #{action['index']} (value {g.centre_fires[action['index']]})"
     if kind == "steal":
-        return f"take a {action['tile']} victory tile from spirit {g.victims[0]}"
+        return f"take a {action['tile']} victory tile from spirit {g.steal_from[0]}"
     if kind == "move":
         return f"move {action['steps']} rock(s)"
     if kind == "plant":
@@ -197,8 +197,8 @@ def play_living_forest(args: Any) -> int:
     print(f"Living Forest, seed {seed}: " + ", ".join(f"{s}={n}" for s, n in enumerate(seats)))
     while not game.is_over:
         for seat in game.to_act:
-            if seat not in game.to_act:
-                continue
+            if seat not in game.to_act or not game.legal_action_ids(seat):
+                continue  # (a spirit that stopped drawing may only undo: nothing to ask)
             if seat in bots:
                 for action in bots[seat].choose(game, seat):
                     text = describe(game, seat, action)
