@@ -1069,7 +1069,7 @@ class LivingForestGame(Game):
     def why_illegal(self, seat: int, code: int) -> Refusal | None:
         # type(x) is int also refuses True/False
         if type(code) is not int or not 0 <= code < len(TABLES[self._players]):
-            return REFUSALS.refuse("input.number", code=repr(code))
+            return REFUSALS.refuse("input.number", number=repr(code))
         if type(seat) is not int or not 0 <= seat < self._players:
             return CORE.refuse("seat.unknown", seat=repr(seat))
         phase = self._phase

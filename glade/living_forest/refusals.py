@@ -14,7 +14,7 @@ REFUSALS = Catalogue(
     "living-forest",
     {
         # the shape of an action (names nothing in the action space)
-        "input.number": "there is no action number {code}",
+        "input.number": "there is no action number {number}",
         "input.kind": "Living Forest has no action {kind}; the actions are: {actions}",
         "input.fields": "the {kind} action takes {fields}",
         "input.no_fields": "the {kind} action takes no fields",
