@@ -535,7 +535,9 @@ class LivingForestGame(Game):
         version = data.get("version")
         if version not in (1, SAVE_VERSION) or isinstance(version, bool):
             raise REFUSALS.bad_input("save.version", version=repr(version))
-        g = cls.new(data.get("seed"), data.get("options"))  # refuses a bad seed or options
+        seed: Any = data.get("seed")
+        options: Any = data.get("options")
+        g = cls.new(seed, options)  # (refuses a bad seed or bad options)
         field = "log"
         try:
             g.log = [
