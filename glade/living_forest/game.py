@@ -901,16 +901,17 @@ class LivingForestGame(Game):
         if self._phase == ACTIONS:
             return (self._current_spirit,)
         if self._phase == DRAW:
-            drawing = self._drawing
-            movers = [s for s in range(self._players) if drawing[s]]
             # a spirit that stopped of its own accord may undo that stop: a forced stop leaves
             # 3 solitary symbols and no fragment, a voluntary one never does
-            undoers = [
-                s
-                for s in range(self._players)
-                if not drawing[s] and (self._solitary[s] < 3 or self._fragments[s])
-            ]
-            return (*movers, *undoers)
+            drawing = self._drawing
+            movers = []
+            undoers = []
+            for s in range(self._players):
+                if drawing[s]:
+                    movers.append(s)
+                elif self._solitary[s] < 3 or self._fragments[s]:
+                    undoers.append(s)
+            return tuple(movers + undoers if undoers else movers)
         return ()
 
     def element(self, seat: int, e: int) -> int:
