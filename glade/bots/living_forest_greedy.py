@@ -109,6 +109,8 @@ class LivingForestGreedy:
                 return A_USE  # send away a weak third solitary card and keep drawing
         if A_DRAW not in ids:
             return A_STOP
+        if A_STOP not in ids:  # nothing on the help line yet: a spirit may not stop
+            return A_DRAW
         if net <= 1:
             return A_DRAW
         pile = g.draw_stacks[seat] or g.discards[seat]  # the multiset only, never its order
