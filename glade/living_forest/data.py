@@ -54,7 +54,7 @@ class CardData:
 
 
 def _fail(what: str) -> BadInput:
-    return REFUSALS.bad_input("data.malformed", what=what)
+    return REFUSALS.bad_input("lf_data.malformed", what=what)
 
 
 def _int(value: Any, what: str) -> int:

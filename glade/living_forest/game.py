@@ -310,13 +310,13 @@ class LivingForestGame(Game):
         except ValueError:
             raise CORE.bad_input("seed.not_int") from None
         if not isinstance(options, dict):
-            raise REFUSALS.bad_input("options.not_mapping")
+            raise REFUSALS.bad_input("lf_options.not_mapping")
         unknown = sorted(set(options) - {"players"})
         if unknown:
-            raise REFUSALS.bad_input("options.unknown", option=repr(unknown[0]))
+            raise REFUSALS.bad_input("lf_options.unknown", option=repr(unknown[0]))
         n = options.get("players", 2)
         if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 4:
-            raise REFUSALS.bad_input("options.players", players=repr(n))
+            raise REFUSALS.bad_input("lf_options.players", players=repr(n))
         g = object.__new__(cls)
         g.seed = seed
         g.options = {"players": n}
@@ -531,10 +531,10 @@ class LivingForestGame(Game):
     def from_json(cls, data: dict[str, Any]) -> LivingForestGame:
         """Load a save of version 2 (``to_json``) or 1 (the slot dump of earlier releases)."""
         if not isinstance(data, dict) or data.get("game") != cls.game_name:
-            raise REFUSALS.bad_input("save.not_living_forest")
+            raise REFUSALS.bad_input("lf_save.not_living_forest")
         version = data.get("version")
         if version not in (1, SAVE_VERSION) or isinstance(version, bool):
-            raise REFUSALS.bad_input("save.version", version=repr(version))
+            raise REFUSALS.bad_input("lf_save.version", version=repr(version))
         seed: Any = data.get("seed")
         options: Any = data.get("options")
         g = cls.new(seed, options)  # (refuses a bad seed or bad options)
@@ -548,9 +548,9 @@ class LivingForestGame(Game):
             g._derive()
             g._to_act = g._compute_to_act()
         except _Damaged as exc:
-            raise REFUSALS.bad_input("save.damaged", field=exc.field) from None
+            raise REFUSALS.bad_input("lf_save.damaged", field=exc.field) from None
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
-            raise REFUSALS.bad_input("save.damaged", field=field) from None
+            raise REFUSALS.bad_input("lf_save.damaged", field=field) from None
         return g
 
     def _load_v2(self, data: dict[str, Any]) -> str:
@@ -944,31 +944,31 @@ class LivingForestGame(Game):
             return code  # (True == 1 and 1.0 == 1 in Python: such values name nothing here)
         kind = action.type
         if kind not in FIELDS:
-            raise REFUSALS.illegal("input.kind", kind=repr(kind), actions=", ".join(FIELDS))
+            raise REFUSALS.illegal("lf_action.kind", kind=repr(kind), actions=", ".join(FIELDS))
         want = FIELDS[kind]
         have = tuple(k for k, _ in action.args)
         if have != want:
             if not want:
-                raise REFUSALS.illegal("input.no_fields", kind=kind)
-            raise REFUSALS.illegal("input.fields", kind=kind, fields=", ".join(want))
+                raise REFUSALS.illegal("lf_action.no_fields", kind=kind)
+            raise REFUSALS.illegal("lf_action.fields", kind=kind, fields=", ".join(want))
         if kind == "choose_action":
-            raise REFUSALS.illegal("input.choose_action", actions=", ".join(KIND_NAMES))
+            raise REFUSALS.illegal("lf_action.choose_action", actions=", ".join(KIND_NAMES))
         if kind == "pick_fire":
-            raise REFUSALS.illegal("input.pick_fire", last=CENTRE_CAP - 1)
+            raise REFUSALS.illegal("lf_action.pick_fire", last=CENTRE_CAP - 1)
         if kind == "steal":
-            raise REFUSALS.illegal("input.steal", tiles=", ".join(VICTORY_KINDS))
+            raise REFUSALS.illegal("lf_action.steal", tiles=", ".join(VICTORY_KINDS))
         if kind == "move":
-            raise REFUSALS.illegal("input.move", most=12 - self._players)
+            raise REFUSALS.illegal("lf_action.move", most=12 - self._players)
         if kind == "plant":
             raise REFUSALS.illegal(
-                "input.plant",
+                "lf_action.plant",
                 trees=", ".join(TREES.ids),
                 last_row=ROWS - 1,
                 last_column=COLUMNS - 1,
                 start_row=START_CELL // COLUMNS,
                 start_column=START_CELL % COLUMNS,
             )
-        raise REFUSALS.illegal("input.pick_card")
+        raise REFUSALS.illegal("lf_action.pick_card")
 
     def _affordable_card(self, budget: int) -> bool:
         for c in self._display:  # noqa: SIM110 (a plain loop is faster on this hot path)
@@ -1072,7 +1072,7 @@ class LivingForestGame(Game):
     def why_illegal(self, seat: int, code: int) -> Refusal | None:
         # type(x) is int also refuses True/False
         if type(code) is not int or not 0 <= code < len(TABLES[self._players]):
-            return REFUSALS.refuse("input.number", number=repr(code))
+            return REFUSALS.refuse("lf_action.number", number=repr(code))
         if type(seat) is not int or not 0 <= seat < self._players:
             return CORE.refuse("seat.unknown", seat=repr(seat))
         phase = self._phase
@@ -1125,11 +1125,11 @@ class LivingForestGame(Game):
             return None
         if not A_CHOOSE <= code < A_CHOOSE + 5:
             if code == A_DONE:
-                return REFUSALS.refuse("turn.nothing_to_finish")
-            return REFUSALS.refuse("turn.choose_first")
+                return REFUSALS.refuse("actions.nothing_to_finish")
+            return REFUSALS.refuse("actions.choose_first")
         kind = code - A_CHOOSE
         if self._actions_used >> kind & 1 and not self.has_t11(seat):
-            return REFUSALS.refuse("turn.same_action", action=KIND_NAMES[kind])
+            return REFUSALS.refuse("actions.same_action", action=KIND_NAMES[kind])
         if kind == K_FRAGMENT:
             if self._fragment_supply <= 0:
                 return REFUSALS.refuse("fragment.none_left")

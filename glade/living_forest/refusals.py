@@ -14,25 +14,25 @@ REFUSALS = Catalogue(
     "living-forest",
     {
         # the shape of an action (names nothing in the action space)
-        "input.number": "there is no action number {number}",
-        "input.kind": "Living Forest has no action {kind}; the actions are: {actions}",
-        "input.fields": "the {kind} action takes {fields}",
-        "input.no_fields": "the {kind} action takes no fields",
-        "input.choose_action": (
+        "lf_action.number": "there is no action number {number}",
+        "lf_action.kind": "Living Forest has no action {kind}; the actions are: {actions}",
+        "lf_action.fields": "the {kind} action takes {fields}",
+        "lf_action.no_fields": "the {kind} action takes no fields",
+        "lf_action.choose_action": (
             "that choose_action names nothing on the table: action must be one of {actions}"
         ),
-        "input.pick_card": (
+        "lf_action.pick_card": (
             "that pick_card names nothing on the table: level must be 1, 2 or 3 and slot 0 to 3"
         ),
-        "input.pick_fire": (
+        "lf_action.pick_fire": (
             "that pick_fire names nothing on the table: index must be a whole number from 0 to "
             "{last}"
         ),
-        "input.steal": "that steal names nothing on the table: tile must be one of {tiles}",
-        "input.move": (
+        "lf_action.steal": "that steal names nothing on the table: tile must be one of {tiles}",
+        "lf_action.move": (
             "that move names nothing on the table: steps must be a whole number from 1 to {most}"
         ),
-        "input.plant": (
+        "lf_action.plant": (
             "that plant names nothing on the table: tree must be one of {trees}, row 0 to "
             "{last_row} and column 0 to {last_column}, and the centre (row {start_row}, column "
             "{start_column}) holds the starting tree"
@@ -52,13 +52,13 @@ REFUSALS = Catalogue(
         "draw.no_fragment": "you have no fragment to use",
         "draw.not_just_drawn": "a fragment can only send away the card you have just drawn",
         # choosing an action
-        "turn.nothing_to_finish": (
+        "actions.nothing_to_finish": (
             "there is nothing to finish: choose an action or end your actions"
         ),
-        "turn.choose_first": (
+        "actions.choose_first": (
             "choose an action first (take a fragment, attract, extinguish, move or plant)"
         ),
-        "turn.same_action": (
+        "actions.same_action": (
             "you have already chosen {action} this turn; only the cost-11 tree allows the same "
             "action twice"
         ),
@@ -99,16 +99,16 @@ REFUSALS = Catalogue(
         "bonus.extinguish": "a bonus extinguish must be carried out: take at least one fire",
         "bonus.plant": "a bonus plant must be carried out: plant a tree",
         # options and saves
-        "options.not_mapping": "options must be a mapping",
-        "options.unknown": (
+        "lf_options.not_mapping": "options must be a mapping",
+        "lf_options.unknown": (
             "Living Forest has no option {option}; the only option is players (2-4)"
         ),
-        "options.players": "Living Forest is for 2 to 4 players, not {players}",
-        "save.not_living_forest": "this is not a saved Living Forest game",
-        "save.version": "unknown Living Forest save version {version}",
-        "save.damaged": "this Living Forest save is damaged (at {field})",
+        "lf_options.players": "Living Forest is for 2 to 4 players, not {players}",
+        "lf_save.not_living_forest": "this is not a saved Living Forest game",
+        "lf_save.version": "unknown Living Forest save version {version}",
+        "lf_save.damaged": "this Living Forest save is damaged (at {field})",
         # the packaged data file (checked once, at import)
-        "data.malformed": "living-forest-cards.json is malformed: {what}",
+        "lf_data.malformed": "living-forest-cards.json is malformed: {what}",
     },
 )
 

@@ -99,18 +99,18 @@ def test_every_raised_refusal_keeps_its_code_and_params() -> None:
     assert err.value.code == "draw.stop_empty" and err.value.params == {}
     with pytest.raises(IllegalAction) as err:
         g.apply(0, {"type": "move", "steps": 99})
-    assert err.value.code == "input.move" and err.value.params == {"most": 10}
-    assert err.value.to_json()["code"] == "input.move"
+    assert err.value.code == "lf_action.move" and err.value.params == {"most": 10}
+    assert err.value.to_json()["code"] == "lf_action.move"
 
 
 @pytest.mark.parametrize(
     ("seed", "options", "code"),
     [
         ("1", {"players": 2}, "seed.not_int"),
-        (1, [], "options.not_mapping"),
-        (1, {"colour": "red"}, "options.unknown"),
-        (1, {"players": 5}, "options.players"),
-        (1, {"players": True}, "options.players"),
+        (1, [], "lf_options.not_mapping"),
+        (1, {"colour": "red"}, "lf_options.unknown"),
+        (1, {"players": 5}, "lf_options.players"),
+        (1, {"players": True}, "lf_options.players"),
     ],
 )
 def test_bad_options_are_coded(seed: object, options: object, code: str) -> None:
@@ -123,13 +123,13 @@ def test_bad_options_are_coded(seed: object, options: object, code: str) -> None
 def test_a_malformed_data_file_is_coded() -> None:
     with pytest.raises(BadInput) as err:
         data.load({"schema": "x"})
-    assert err.value.code == "data.malformed"
+    assert err.value.code == "lf_data.malformed"
 
 
 def test_codes_do_not_use_generic_names() -> None:
     for code in REFUSALS:
         assert code.split(".")[0] in {
-            "input", "round", "draw", "turn", "fragment", "attract", "extinguish", "move",
-            "steal", "plant", "bonus", "options", "save", "data",
+            "lf_action", "round", "draw", "actions", "fragment", "attract", "extinguish", "move",
+            "steal", "plant", "bonus", "lf_options", "lf_save", "lf_data",
         }, code  # fmt: skip
         assert code not in CORE

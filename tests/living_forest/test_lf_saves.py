@@ -76,18 +76,18 @@ def test_the_save_names_every_part_in_the_game_s_words() -> None:
 @pytest.mark.parametrize(
     ("edit", "code", "field"),
     [
-        (lambda d: d.update(version=3), "save.version", None),
-        (lambda d: d.update(version=True), "save.version", None),
-        (lambda d: d["spirits"][0]["help_line"].append("Unicorn"), "save.damaged", "spirits"),
-        (lambda d: d["spirits"].pop(), "save.damaged", "spirits"),
-        (lambda d: d.update(phase="lunch"), "save.damaged", "phase"),
-        (lambda d: d["turn"].update(step=9), "save.damaged", "turn"),
-        (lambda d: d.update(round="1"), "save.damaged", "round"),
-        (lambda d: d.pop("tree_supply"), "save.damaged", "tree_supply"),
-        (lambda d: d["display"].pop(), "save.damaged", "display"),
-        (lambda d: d.update(log=[[0, "x", None]]), "save.damaged", "log"),
+        (lambda d: d.update(version=3), "lf_save.version", None),
+        (lambda d: d.update(version=True), "lf_save.version", None),
+        (lambda d: d["spirits"][0]["help_line"].append("Unicorn"), "lf_save.damaged", "spirits"),
+        (lambda d: d["spirits"].pop(), "lf_save.damaged", "spirits"),
+        (lambda d: d.update(phase="lunch"), "lf_save.damaged", "phase"),
+        (lambda d: d["turn"].update(step=9), "lf_save.damaged", "turn"),
+        (lambda d: d.update(round="1"), "lf_save.damaged", "round"),
+        (lambda d: d.pop("tree_supply"), "lf_save.damaged", "tree_supply"),
+        (lambda d: d["display"].pop(), "lf_save.damaged", "display"),
+        (lambda d: d.update(log=[[0, "x", None]]), "lf_save.damaged", "log"),
         (lambda d: d.update(seed="7"), "seed.not_int", None),
-        (lambda d: d.update(options={"players": 9}), "options.players", None),
+        (lambda d: d.update(options={"players": 9}), "lf_options.players", None),
     ],
 )
 def test_a_damaged_save_is_refused_with_a_code(edit, code, field) -> None:  # type: ignore[no-untyped-def]
@@ -105,7 +105,7 @@ def test_another_game_s_save_is_refused() -> None:
     data["game"] = "harmonies"
     with pytest.raises(BadInput) as err:
         LivingForestGame.from_json(data)
-    assert err.value.code == "save.not_living_forest"
+    assert err.value.code == "lf_save.not_living_forest"
 
 
 def test_a_damaged_version_1_save_is_refused() -> None:
@@ -114,4 +114,4 @@ def test_a_damaged_version_1_save_is_refused() -> None:
     data.pop("decks")
     with pytest.raises(BadInput) as err:
         glade.load_game(data)
-    assert err.value.code == "save.damaged" and err.value.params == {"field": "decks"}
+    assert err.value.code == "lf_save.damaged" and err.value.params == {"field": "decks"}
