@@ -28,39 +28,16 @@ def determinize_harmonies(state: HarmoniesGame, seat: int, rng: random.Random) -
 
 
 def known_on_top(state: LivingForestGame) -> list[int]:
-    """Per spirit: how many cards on top of its draw stack everyone knows (attracted animals,
-    put there in view of all and not drawn since)."""
-    table = state.action_table()
-    known = [0] * state.num_players
-    for seat, code, _ in state.log:
-        kind = table[code].type
-        if kind == "pick_card":
-            known[seat] += 1
-        elif kind == "draw" and known[seat]:
-            known[seat] -= 1
-    return known
+    """Per spirit: how many cards on top of its draw stack everyone knows (the engine's)."""
+    return state.known_on_top()
 
 
 def determinize_living_forest(
     state: LivingForestGame, seat: int, rng: random.Random
 ) -> LivingForestGame:
-    """A copy of ``state`` with draw stacks, animal stacks and future shuffles re-dealt.
-
-    Animals attracted since a spirit last drew lie, known to all, on top of its stack: that
-    top part keeps its public order, only the rest is re-dealt.
-    """
-    g = state.copy()
-    g.seed = rng.getrandbits(63)
-    known = known_on_top(state)
-    for s, pile in enumerate(g.decks):
-        top = min(known[s], len(pile))
-        hidden = sorted(pile[: len(pile) - top])
-        rng.shuffle(hidden)
-        pile[: len(pile) - top] = hidden
-    for stack in g.stacks:
-        stack.sort()
-        rng.shuffle(stack)
-    return g
+    """A copy of ``state`` with draw stacks, animal stacks and future shuffles re-dealt: the
+    engine's ``LivingForestGame.resample_hidden``."""
+    return state.resample_hidden(seat, rng)
 
 
 Determinizer = Callable[[Game, int, random.Random], Game]

@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 
 from glade.bots import Budget
-from glade.bots.determinize import determinize_living_forest
 from glade.core import Action, BadInput, Game
 from glade.living_forest.data import CARDS, VARAN
 from glade.living_forest.game import (
@@ -49,7 +48,7 @@ CARD_VALUES = [card_value(c) for c in range(len(CARDS.names))]
 def progress(g: LivingForestGame, seat: int) -> tuple[int, int, int]:
     """Permanent progress: trees, fires, and flowers without the help line (it goes away)."""
     trees, fires, flowers = g.counts(seat)
-    return trees, fires, flowers - g.hel[seat][4]
+    return trees, fires, flowers - g.help_elements[seat][4]
 
 
 def evaluate(g: LivingForestGame, seat: int, round_no: int) -> float:
@@ -58,21 +57,21 @@ def evaluate(g: LivingForestGame, seat: int, round_no: int) -> float:
         return 1000.0 if seat in g.winners else -1000.0
     p = progress(g, seat)
     score = sum(p) + max(p) ** 2 / 8.0
-    best_other = max(max(progress(g, o)) for o in range(g.n) if o != seat)
+    best_other = max(max(progress(g, o)) for o in range(g.num_players) if o != seat)
     score -= 0.5 * best_other**2 / 8.0
-    fel = g.fel[seat]
+    fel = g.forest_elements[seat]
     score += sum(w * v for w, v in zip(FOREST_WEIGHTS, fel, strict=True))
-    cards = g.decks[seat] + g.helps[seat] + g.discards[seat]
+    cards = g.draw_stacks[seat] + g.help_lines[seat] + g.discards[seat]
     score += sum(CARD_VALUES[c] for c in cards) / 3.0
-    score += 0.7 * min(g.frags[seat], 4)
+    score += 0.7 * min(g.fragments[seat], 4)
     # Onibi's attack at the end of this round
     if (
         g.round == round_no
         and g.phase == ACTIONS
-        and g.centre
-        and g.element(seat, 1) < sum(g.centre)
+        and g.centre_fires
+        and g.element(seat, 1) < sum(g.centre_fires)
     ):
-        score -= 1.4 * len(g.centre)
+        score -= 1.4 * len(g.centre_fires)
     return score
 
 
@@ -100,22 +99,24 @@ class LivingForestGreedy:
 
     # ----------------------------------------------------------------- draw phase
     def _draw_choice(self, g: LivingForestGame, seat: int, ids: list[int]) -> int:
-        help_line = g.helps[seat]
-        net = g.net[seat]
+        help_line = g.help_lines[seat]
+        net = g.solitary[seat]
         if A_USE in ids and help_line:
             last = help_line[-1]
             if last == VARAN:
                 return A_USE
-            if net >= 3 and CARD_VALUES[last] < 2.5 and g.frags[seat] >= 1:
+            if net >= 3 and CARD_VALUES[last] < 2.5 and g.fragments[seat] >= 1:
                 return A_USE  # send away a weak third solitary card and keep drawing
         if A_DRAW not in ids:
             return A_STOP
+        if A_STOP not in ids:  # nothing on the help line yet: a spirit may not stop
+            return A_DRAW
         if net <= 1:
             return A_DRAW
-        pile = g.decks[seat] or g.discards[seat]  # the multiset only, never its order
+        pile = g.draw_stacks[seat] or g.discards[seat]  # the multiset only, never its order
         solitary = sum(1 for c in pile if CARDS.coin[c] > 0)
         risk = solitary / len(pile) if pile else 1.0
-        if g.frags[seat] and risk < 0.7:
+        if g.fragments[seat] and risk < 0.7:
             return A_DRAW
         return A_DRAW if risk <= 0.3 else A_STOP
 
@@ -123,12 +124,12 @@ class LivingForestGreedy:
     def _blind(self, g: LivingForestGame, seat: int) -> LivingForestGame:
         """A copy whose hidden orders are re-dealt from what ``seat`` may know (never the true
         order: the piles are sorted before the shuffle, publicly known tops stay)."""
-        return determinize_living_forest(g, seat, self.rng)
+        return g.resample_hidden(seat, self.rng)
 
     def _finish(self, sim: LivingForestGame, seat: int, round_no: int) -> None:
         """Complete the action in progress greedily, one step at a time."""
         for _ in range(40):
-            if sim.phase != ACTIONS or sim.cur != seat or sim.sub == S_CHOOSE:
+            if sim.phase != ACTIONS or sim.current_spirit != seat or sim.step == S_CHOOSE:
                 return
             ids = sim.legal_action_ids(seat)
             best, best_val = ids[0], -1e9

@@ -26,7 +26,6 @@ from glade.core import Game
 from glade.living_forest.game import DRAW, LivingForestGame
 
 from .adapter import Adapter, Move, Outcome, Ranked
-from .determinize import determinize_living_forest
 from .living_forest_greedy import LivingForestGreedy, evaluate
 
 ROUNDS_AHEAD = 1  # play-outs stop when this many rounds after the current one are done
@@ -42,23 +41,20 @@ LEVELS = {"easy": 2, "normal": 12, "hard": 40}
 
 def leaf_values(game: LivingForestGame) -> Outcome:
     """Each spirit's value of an unfinished game, and its current total as its score."""
-    evals = [evaluate(game, s, game.round) for s in range(game.n)]
+    evals = [evaluate(game, s, game.round) for s in range(game.num_players)]
     out = []
     for s, e in enumerate(evals):
-        if game.n == 1:
-            out.append(1 / (1 + math.exp(-e / SCALE)))
-            continue
-        best_other = max(evals[o] for o in range(game.n) if o != s)
+        best_other = max(evals[o] for o in range(game.num_players) if o != s)
         out.append(1 / (1 + math.exp(-(e - best_other) / SCALE)))
-    scores = [float(sum(game.counts(s))) for s in range(game.n)]
+    scores = [float(sum(game.counts(s))) for s in range(game.num_players)]
     return out, scores
 
 
 def final_values(game: LivingForestGame) -> Outcome:
     """A finished game: 1 to a sole winner, shared on a tie, 0 otherwise; the final totals."""
     winners = game.winners
-    scores = [float(sum(game.counts(s))) for s in range(game.n)]
-    values = [(1.0 / len(winners)) if s in winners else 0.0 for s in range(game.n)]
+    scores = [float(sum(game.counts(s))) for s in range(game.num_players)]
+    values = [(1.0 / len(winners)) if s in winners else 0.0 for s in range(game.num_players)]
     return values, scores
 
 
@@ -109,7 +105,7 @@ class LivingForestAdapter(Adapter):
     def _greedy_step(self, state: LivingForestGame, seat: int) -> int:
         rng = random.Random(0)
         self.policy.rng = rng
-        sample = determinize_living_forest(state, seat, rng)  # the policy never sees the true order
+        sample = state.resample_hidden(seat, rng)  # the policy never sees the true order
         return state.action_id(self.policy.choose(sample, seat)[0])
 
     def moves(self, state: Game, seat: int, root: bool) -> list[Move]:
@@ -140,7 +136,7 @@ class LivingForestAdapter(Adapter):
         if len(ids) <= MAX_CANDIDATES or state.phase == DRAW:
             return [anchor] + [c for c in ids if c != anchor]
         rng = random.Random(1)
-        sample = determinize_living_forest(state, seat, rng)
+        sample = state.resample_hidden(seat, rng)
         judge = SamplePolicy()
         judge.rng = rng
         scored = []
@@ -170,7 +166,7 @@ class LivingForestAdapter(Adapter):
         assert isinstance(state, LivingForestGame)
         start = time.perf_counter()
         cands = self.candidates(state, seat)
-        if len(cands) == 1 or (state.phase == DRAW and state.net[seat] <= SAFE_NET):
+        if len(cands) == 1 or (state.phase == DRAW and state.solitary[seat] <= SAFE_NET):
             # one step, or a draw that cannot end the drawing: the greedy step, unsearched
             return [((c,), math.nan, math.nan, 0) for c in cands], 0
         stop_round = state.round + self.rounds_ahead + 1
@@ -183,7 +179,7 @@ class LivingForestAdapter(Adapter):
                 break
             if seconds is not None and done > 0 and time.perf_counter() - start >= seconds:
                 break
-            sample = determinize_living_forest(state, seat, rng)
+            sample = state.resample_hidden(seat, rng)
             play_seed = rng.getrandbits(64)
             for i, code in enumerate(cands):
                 g = sample.copy()

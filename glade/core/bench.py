@@ -24,7 +24,11 @@ def run_bench(name: str, games: int, seed: int, options: dict[str, Any]) -> dict
         while not game.is_over:
             to_act = game.to_act
             seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
-            game.apply_action_id(seat, rng.choice(game.legal_action_ids(seat)), checked=True)
+            ids = game.legal_action_ids(seat)
+            if not ids:  # a seat that may only undo (to_act[0] always has a move)
+                seat = to_act[0]
+                ids = game.legal_action_ids(seat)
+            game.apply_action_id(seat, rng.choice(ids), checked=True)
             n += 1
             if n == mid and len(snapshots) < 200:
                 snapshots.append(game)  # the copy timing below uses states from mid-game

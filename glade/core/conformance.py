@@ -82,6 +82,10 @@ def play_random_game(
         assert steps <= max_actions, f"game with seed {seed} did not end in {max_actions} actions"
         seat = rng.choice(game.to_act)
         ids = game.legal_action_ids(seat)
+        if not ids:  # a seat may be in to_act only to undo (a Living Forest stop)
+            assert game.can_undo(seat), f"seat {seat} must act but has no legal action"
+            seat = game.to_act[0]
+            ids = game.legal_action_ids(seat)
         assert ids, f"seat {seat} must act but has no legal action"
         legal = set(ids)
         # why_illegal agrees with the legal list on a sample of the action space

@@ -19,6 +19,8 @@ from typing import Any
 
 from glade.core.errors import BadInput
 
+from .refusals import REFUSALS
+
 ELEMENTS: tuple[str, ...] = ("sun", "water", "plant", "spiral", "flower")
 SUN, WATER, PLANT, SPIRAL, FLOWER = range(5)
 
@@ -52,7 +54,7 @@ class CardData:
 
 
 def _fail(what: str) -> BadInput:
-    return BadInput(f"living-forest-cards.json is malformed: {what}")
+    return REFUSALS.bad_input("lf_data.malformed", what=what)
 
 
 def _int(value: Any, what: str) -> int:
@@ -99,8 +101,116 @@ class TreeData:
         self.copies: dict[int, list[int]] = {2: [], 3: [], 4: []}
 
 
-def load(raw: Any) -> tuple[CardData, TreeData, list[str], dict[int, list[int]]]:
-    """Validate the parsed data file; return cards, trees, rock bonuses and start rocks."""
+BONUS_KINDS: tuple[str, ...] = ("take_fragment", "attract", "extinguish", "plant")
+# the element a bonus action's printed extra may add to (take_fragment counts tiles instead)
+BONUS_PLUS: dict[str, str | None] = {
+    "take_fragment": None,
+    "attract": "sun",
+    "extinguish": "water",
+    "plant": None,
+}
+
+
+class BoardData:
+    """The forest board's bonuses, as 0-based cells of the row-major 3 x 5 grid.
+
+    ``lines``: (cells of the line, element index, amount), permanent once every cell holds a tree.
+    ``corners``: cell -> (bonus kind, extra): the extra sun or water of an attract or extinguish,
+    the number of tiles of a take_fragment.
+    """
+
+    __slots__ = ("lines", "corners")
+
+    def __init__(self) -> None:
+        self.lines: list[tuple[tuple[int, ...], int, int]] = []
+        self.corners: dict[int, tuple[str, int]] = {}
+
+
+def _cell_of(entry: dict[str, Any], what: str) -> tuple[int, int]:
+    row = _int(entry.get("row"), f"{what} row")
+    column = _int(entry.get("column"), f"{what} column")
+    if not (1 <= row <= ROWS and 1 <= column <= COLUMNS):
+        raise _fail(f"{what} must lie on the board (rows 1 to {ROWS}, columns 1 to {COLUMNS})")
+    return row - 1, column - 1
+
+
+def _board(raw: Any) -> BoardData:
+    """The ``forest_board`` entry: its line bonuses and corner bonuses, checked."""
+    if not isinstance(raw, dict) or raw.get("rows") != ROWS or raw.get("columns") != COLUMNS:
+        raise _fail(f"the forest board must have {ROWS} rows and {COLUMNS} columns")
+    start = raw.get("starting_tree")
+    if not isinstance(start, dict) or _cell_of(start, "the starting tree") != divmod(
+        START_CELL, COLUMNS
+    ):
+        raise _fail("the starting tree must stand in row 2, column 3")
+    board = BoardData()
+    lines = raw.get("line_bonuses")
+    if not isinstance(lines, list) or not lines:
+        raise _fail("the forest board must list its line bonuses")
+    seen: set[tuple[int, ...]] = set()
+    for i, entry in enumerate(lines):
+        what = f"line bonus {i + 1}"
+        if not isinstance(entry, dict) or ("row" in entry) == ("column" in entry):
+            raise _fail(f"{what} must name exactly one row or one column")
+        if "row" in entry:
+            r = _int(entry["row"], f"{what} row") - 1
+            if not 0 <= r < ROWS:
+                raise _fail(f"{what} must be a row from 1 to {ROWS}")
+            cells = tuple(r * COLUMNS + c for c in range(COLUMNS))
+        else:
+            c = _int(entry["column"], f"{what} column") - 1
+            if not 0 <= c < COLUMNS:
+                raise _fail(f"{what} must be a column from 1 to {COLUMNS}")
+            cells = tuple(r * COLUMNS + c for r in range(ROWS))
+        if cells in seen:
+            raise _fail(f"{what} names a line twice")
+        seen.add(cells)
+        plantable = sum(1 for cell in cells if cell != START_CELL)
+        if _int(entry.get("trees_needed"), f"{what} trees_needed") != plantable:
+            raise _fail(f"{what} needs {plantable} trees planted, as its spaces say")
+        gives = entry.get("gives")
+        if not isinstance(gives, dict) or len(gives) != 1 or next(iter(gives)) not in ELEMENTS:
+            raise _fail(f"{what} must give exactly one element")
+        ((element, amount),) = gives.items()
+        if _int(amount, f"{what} {element}") < 1:
+            raise _fail(f"{what} must give at least 1 {element}")
+        board.lines.append((cells, ELEMENTS.index(element), amount))
+    corners = raw.get("corner_bonuses")
+    if not isinstance(corners, list):
+        raise _fail("the forest board must list its corner bonuses")
+    for i, entry in enumerate(corners):
+        what = f"corner bonus {i + 1}"
+        if not isinstance(entry, dict):
+            raise _fail(f"{what} must be an object")
+        r, c = _cell_of(entry, what)
+        if r not in (0, ROWS - 1) or c not in (0, COLUMNS - 1):
+            raise _fail(f"{what} must lie on a corner of the forest")
+        cell = r * COLUMNS + c
+        if cell in board.corners:
+            raise _fail(f"{what} names a corner twice")
+        kind = entry.get("bonus")
+        if kind not in BONUS_KINDS:
+            raise _fail(f"{what} has an unknown bonus {kind!r}")
+        plus = entry.get("plus", {})
+        element = BONUS_PLUS[kind]
+        if kind == "take_fragment":
+            extra = _int(entry.get("count"), f"{what} count")
+            if extra < 1 or plus:
+                raise _fail(f"{what} must take at least 1 fragment and add no element")
+        else:
+            if "count" in entry or not isinstance(plus, dict) or set(plus) - {element}:
+                allowed = f"only {element}" if element else "no element"
+                raise _fail(f"{what} ({kind}) may add {allowed}")
+            extra = _int(plus.get(element, 0), f"{what} plus") if element else 0
+            if extra < 0:
+                raise _fail(f"{what} must not add a negative amount")
+        board.corners[cell] = (kind, extra)
+    return board
+
+
+def load(raw: Any) -> tuple[CardData, TreeData, list[str], dict[int, list[int]], BoardData]:
+    """Validate the parsed data file; return cards, trees, rock bonuses, start rocks and the
+    forest board's bonuses."""
     if not isinstance(raw, dict) or raw.get("schema") != "living-forest-data/1":
         raise _fail("unknown schema (expected living-forest-data/1)")
     if tuple(raw.get("elements", ())) != ELEMENTS:
@@ -159,7 +269,7 @@ def load(raw: Any) -> tuple[CardData, TreeData, list[str], dict[int, list[int]]]
         if not isinstance(rock, dict) or rock.get("index") != i:
             raise _fail(f"rock {i} is out of order")
         bonus = rock.get("bonus")
-        if bonus not in ("plant", "attract", "extinguish", "take_fragment"):
+        if bonus not in BONUS_KINDS:
             raise _fail(f"rock {i} has an unknown bonus {bonus!r}")
         bonuses.append(bonus)
     starts: dict[int, list[int]] = {}
@@ -176,7 +286,8 @@ def load(raw: Any) -> tuple[CardData, TreeData, list[str], dict[int, list[int]]]
         raise _fail("there must be 12 victory tiles")
     if raw.get("circle_of_spirits", {}).get("centre_fire_capacity") != CENTRE_CAP:
         raise _fail(f"the centre must hold at most {CENTRE_CAP} fires")
-    return cards, trees, bonuses, starts
+    board = _board(raw.get("forest_board"))
+    return cards, trees, bonuses, starts, board
 
 
 def _read() -> Any:
@@ -184,7 +295,7 @@ def _read() -> Any:
     return json.loads(text.read_text(encoding="utf-8"))
 
 
-CARDS, TREES, ROCK_BONUS, START_ROCKS = load(_read())
+CARDS, TREES, ROCK_BONUS, START_ROCKS, BOARD = load(_read())
 
 NUM_CARDS = len(CARDS.names)  # 66
 VARAN = NUM_CARDS - 1

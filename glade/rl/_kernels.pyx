@@ -583,24 +583,24 @@ cdef class LivingForestKernel(Kernel):
     cpdef void bind(self, object state) except *:
         self.state = state
         self.forests = state.forests
-        self.helps = state.helps
+        self.helps = state.help_lines
         self.discards = state.discards
-        self.decks = state.decks
-        self.hel = state.hel
-        self.fel = state.fel
-        self.net = state.net
-        self.frags = state.frags
-        self.pos = state.pos
+        self.decks = state.draw_stacks
+        self.hel = state.help_elements
+        self.fel = state.forest_elements
+        self.net = state.solitary
+        self.frags = state.fragments
+        self.pos = state.rocks
         self.drawing = state.drawing
-        self.fresh = state.fresh
-        self.fires = state.fires
-        self.vts = state.vts
+        self.fresh = state.just_drawn
+        self.fires = state.fires_kept
+        self.vts = state.victory_tiles
         self.display = state.display
-        self.stacks = state.stacks
-        self.centre = state.centre
+        self.stacks = state.animal_stacks
+        self.centre = state.centre_fires
         self.fire_supply = state.fire_supply
         self.tree_supply = state.tree_supply
-        self.pending = state.pending
+        self.pending = state.bonuses_pending
         self.stale = (1u << self.players) - 1
         self.help_stale = self.piles_stale = 0
         self.discard_lists = [None] * MAX_SEATS
@@ -611,7 +611,7 @@ cdef class LivingForestKernel(Kernel):
         self.phase = state.phase
 
     cdef int next_seat(self) except -2:
-        acting = self.state.acting  # LivingForestGame.to_act
+        acting = self.state.to_act  # its first seat always has a move
         if not acting:
             return -1
         return acting[0]
@@ -775,34 +775,34 @@ cdef class LivingForestKernel(Kernel):
         if self.market_stale:
             self.encode_market()
         p = t + self.t_supplies
-        p[0] = <int>state.frag_supply
+        p[0] = <int>state.fragment_supply
         p[1] = <int>state.varan_supply
         p = t + self.t_phase
         memset(p, 0, (self.size - self.boards_size - self.t_phase) * sizeof(float))
         phase = state.phase
         p[phase] = 1.0
         p += 3
-        self.first = state.first
+        self.first = state.sacred_tree
         self.acting_phase = phase == LF_ACTIONS
         self.n_victims = 0
         if self.acting_phase:
-            self.cur = state.cur
-            for victim in state.victims:
+            self.cur = state.current_spirit
+            for victim in state.steal_from:
                 self.victims[self.n_victims] = victim
                 self.n_victims += 1
         p[0] = <int>state.round
         p += 1 + 2 * MAX_SEATS  # sacred_tree and current: written per observer (fixup)
         if phase == LF_ACTIONS:
-            p[0] = <int>state.left
-            used = state.used
+            p[0] = <int>state.actions_left
+            used = state.actions_used
             for i in range(5):
                 p[1 + i] = used >> i & 1
             p += 6
-            p[<int>state.sub] = 1.0
+            p[<int>state.step] = 1.0
             p += self.n_sub
-            p[0] = <int>state.bonus
-            p[1] = <int>state.budget
-            p[2] = <int>state.picked
+            p[0] = <int>state.bonus_step
+            p[1] = <int>state.spend_left
+            p[2] = <int>state.taken_in_step
             p += 3
             for kind, _extra in self.pending:
                 p[kind] += 1.0
@@ -841,7 +841,7 @@ cdef class LivingForestKernel(Kernel):
             p[0] = value
             p += 1
         p = t + self.t_taken
-        for value in self.state.taken:
+        for value in self.state.taken_this_round:
             p[0] = value
             p += 1
         self.market_stale = False

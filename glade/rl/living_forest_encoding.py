@@ -34,7 +34,7 @@ from glade.living_forest.game import (
     OVER,
     PHASE_NAMES,
     PLANT_CELLS,
-    SUB_NAMES,
+    STEP_NAMES,
     LivingForestGame,
 )
 
@@ -120,7 +120,7 @@ def _table_layout(start: int) -> Layout:
     lay.add("current", MAX_SEATS, 1, "spirit acting in the action phase, counted from the observer")
     lay.add("actions_left", 1, 3, "actions the acting spirit may still choose")
     lay.add("actions_used", 5, 1, "action kinds used this turn: " + ", ".join(KIND_NAMES))
-    lay.add("step", len(SUB_NAMES), 1, "step in progress one-hot: " + ", ".join(SUB_NAMES))
+    lay.add("step", len(STEP_NAMES), 1, "step in progress one-hot: " + ", ".join(STEP_NAMES))
     lay.add(
         "step_state", 3, 60, "the step is a bonus, sun or water left to spend, cards or fires taken"
     )
@@ -143,7 +143,7 @@ class LivingForestEncoder(Encoder):
     def __init__(self, players: int = 2, compiled: bool | None = None) -> None:
         probe = LivingForestGame.new(0, {"players": players})  # validates the player count
         self.options = dict(probe.options)
-        self.players = probe.n
+        self.players = probe.num_players
         self.n_actions = len(probe.action_table())
         spirit = _spirit_layout()
         table = self.lay_out(spirit, "spirit", _table_layout)
@@ -165,7 +165,7 @@ class LivingForestEncoder(Encoder):
         self._display_key: tuple[int, ...] | None = None
         self.kernel: Any = (
             compiled_module().LivingForestKernel(
-                self, CARD_FEATURES, N_CARDS, N_TREES, len(SUB_NAMES)
+                self, CARD_FEATURES, N_CARDS, N_TREES, len(STEP_NAMES)
             )
             if use_compiled(compiled)
             else None
@@ -241,7 +241,7 @@ class LivingForestEncoder(Encoder):
         assert state is not None
         blk = self._blocks[s]
         o = self._s
-        helps = tuple(state.helps[s])
+        helps = tuple(state.help_lines[s])
         if helps != self._help_keys[s]:
             self._help_keys[s] = helps
             _counts_into(blk[o["help_line"] : o["help_line"] + N_CARDS], helps)
@@ -249,17 +249,17 @@ class LivingForestEncoder(Encoder):
         if discards != self._discard_keys[s]:
             self._discard_keys[s] = discards
             _counts_into(blk[o["discard"] : o["discard"] + N_CARDS], discards)
-        net = state.net[s]
+        net = state.solitary[s]
         # sizes only: the order and contents of the draw stack stay hidden
         blk[o["help_elements"] :] = [
-            *state.hel[s],
+            *state.help_elements[s],
             max(net, 0),
             max(-net, 0),
             state.drawing[s],
-            state.fresh[s],
-            len(state.decks[s]),
+            state.just_drawn[s],
+            len(state.draw_stacks[s]),
             len(discards),
-            state.frags[s],
+            state.fragments[s],
             *state.counts(s),
         ]
 
@@ -277,12 +277,12 @@ class LivingForestEncoder(Encoder):
             cells[self._cell_base + kinds] = 1.0
         self._encode_help(s)
         rock = [0.0] * 12
-        rock[state.pos[s]] = 1.0
+        rock[state.rocks[s]] = 1.0
         blk[o["forest_elements"] : o["help_line"]] = [
-            *state.fel[s],
+            *state.forest_elements[s],
             *rock,
-            *state.fires[s],
-            *state.vts[s],
+            *state.fires_kept[s],
+            *state.victory_tiles[s],
         ]
 
     def _encode_table(self) -> None:
@@ -296,39 +296,39 @@ class LivingForestEncoder(Encoder):
             slots = t[o["display"] : o["display"] + 12 * SLOT_FEATURES].reshape(12, SLOT_FEATURES)
             for i, card in enumerate(display):
                 slots[i] = CARD_FEATURES[card] if card >= 0 else 0.0
-        centre = [0.0, 0.0, 0.0, float(sum(state.centre))]
-        for value in state.centre:
+        centre = [0.0, 0.0, 0.0, float(sum(state.centre_fires))]
+        for value in state.centre_fires:
             centre[value - 2] += 1.0
         phase = [0.0, 0.0, 0.0]
         phase[state.phase] = 1.0
         seats = [0.0] * MAX_SEATS
         acting = state.phase == ACTIONS
-        used = state.used if acting else 0
-        step = [0.0] * len(SUB_NAMES)
+        used = state.actions_used if acting else 0
+        step = [0.0] * len(STEP_NAMES)
         pending = [0.0] * 4
         if acting:
-            step[state.sub] = 1.0
-            for kind, _extra in state.pending:
+            step[state.step] = 1.0
+            for kind, _extra in state.bonuses_pending:
                 pending[kind] += 1.0
         # every segment from "stacks" to "victims", in layout order (seat-relative ones are 0 here)
         t[o["stacks"] : o["victims"] + MAX_SEATS] = [
-            *(len(st) for st in state.stacks),
+            *(len(st) for st in state.animal_stacks),
             *centre,
             *state.fire_supply,
             *state.tree_supply,
-            state.frag_supply,
+            state.fragment_supply,
             state.varan_supply,
-            *state.taken,
+            *state.taken_this_round,
             *phase,
             state.round,
             *seats,
             *seats,
-            state.left if acting else 0,
+            state.actions_left if acting else 0,
             *(used >> k & 1 for k in range(5)),
             *step,
-            state.bonus if acting else 0,
-            state.budget if acting else 0,
-            state.picked if acting else 0,
+            state.bonus_step if acting else 0,
+            state.spend_left if acting else 0,
+            state.taken_in_step if acting else 0,
             *pending,
             *seats,
         ]
@@ -361,10 +361,10 @@ class LivingForestEncoder(Encoder):
         base = self.boards_size
         n = self.players
         o = self._t
-        out[base + o["sacred_tree"] + (state.first - seat) % n] = 1.0
+        out[base + o["sacred_tree"] + (state.sacred_tree - seat) % n] = 1.0
         if state.phase == ACTIONS:
-            out[base + o["current"] + (state.cur - seat) % n] = 1.0
-            for victim in state.victims:
+            out[base + o["current"] + (state.current_spirit - seat) % n] = 1.0
+            for victim in state.steal_from:
                 out[base + o["victims"] + (victim - seat) % n] = 1.0
         return out
 

@@ -591,7 +591,10 @@ class Tables:
             return
         if room.bot_task is not None and not room.bot_task.done():
             return
-        if any(room.seats[s].kind == "bot" for s in room.state.to_act):
+        if any(
+            room.seats[s].kind == "bot" and room.state.legal_action_ids(s)
+            for s in room.state.to_act
+        ):
             room.bot_task = asyncio.get_running_loop().create_task(self._play_bots(room))
 
     def _bot_pool(self) -> Executor:
@@ -603,7 +606,12 @@ class Tables:
         loop = asyncio.get_running_loop()
         refused = 0
         while not self._closing and not room.over:
-            bots = [s for s in room.state.to_act if room.seats[s].kind == "bot"]
+            # (a seat in to_act with no move may only undo, which bots never do)
+            bots = [
+                s
+                for s in room.state.to_act
+                if room.seats[s].kind == "bot" and room.state.legal_action_ids(s)
+            ]
             if not bots:
                 return
             seat = bots[0]

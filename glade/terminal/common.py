@@ -542,6 +542,8 @@ def run(client: Client, session: Session) -> int:
         for seat in list(client.game.to_act):
             if seat not in client.game.to_act or client.game.is_over:
                 continue
+            if not _has_move(client.game, seat):  # a stopped spirit that may only undo waits
+                continue
             if seat in bots:
                 actions = bots[seat].choose(client.game, seat)
                 _apply(client, seat, list(actions), client.name(seat))
@@ -565,6 +567,11 @@ def run(client: Client, session: Session) -> int:
         client.say(line)
     _offer_save(client, session, prompt)
     return 0
+
+
+def _has_move(game: Game, seat: int) -> bool:
+    """True if ``seat`` has a move other than undo (Living Forest lists stopped spirits too)."""
+    return any(a.type != "undo" for a in game.legal_actions(seat))
 
 
 def _offer_save(client: Client, session: Session, prompt: Prompt) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 
-from glade.bots.determinize import known_on_top
 from glade.living_forest.game import LivingForestGame
 
 
@@ -15,12 +14,12 @@ def reorder_hidden(game: LivingForestGame, seed: int, seed_shift: int = 1) -> Li
     other = game.copy()
     rng = random.Random(seed)
     other.seed = game.seed + seed_shift
-    known = known_on_top(game)
-    for pile, top in zip(other.decks, known, strict=True):
+    known = game.known_on_top()
+    for pile, top in zip(other.draw_stacks, known, strict=True):
         cut = len(pile) - min(top, len(pile))
         hidden = pile[:cut]
         rng.shuffle(hidden)
         pile[:cut] = hidden
-    for stack in other.stacks:
+    for stack in other.animal_stacks:
         rng.shuffle(stack)
     return other

@@ -30,16 +30,15 @@ def test_a_hint_ignores_the_pouch_deck_and_others_spirit_offers() -> None:
 def test_a_living_forest_hint_ignores_the_order_of_draw_stacks() -> None:
     state = glade.new_game("living-forest", seed=8, players=2)
     twin = state.copy()
-    random.Random(2).shuffle(twin.decks[1])  # the other spirit's draw stack, in another order
-    random.Random(3).shuffle(twin.decks[0])  # and one's own: nobody knows its order
-    assert twin.decks != state.decks
+    random.Random(2).shuffle(twin.draw_stacks[1])  # the other spirit's draw stack, in another order
+    random.Random(3).shuffle(twin.draw_stacks[0])  # and one's own: nobody knows its order
+    assert twin.draw_stacks != state.draw_stacks
     budget = Budget(iterations=12)
     assert hint(state, 0, budget, seed=5) == hint(twin, 0, budget, seed=5)
 
 
 def test_living_forest_greedy_ignores_the_order_of_hidden_stacks() -> None:
     from glade.bots import make_bot
-    from glade.bots.determinize import known_on_top
 
     rng = random.Random(9)
     checked = 0
@@ -49,18 +48,18 @@ def test_living_forest_greedy_ignores_the_order_of_hidden_stacks() -> None:
         for _ in range(400):
             if not state.to_act or (state.phase == ACTIONS and len(state.to_act) == 1):
                 break
-            seat = rng.choice(state.to_act)
+            seat = rng.choice([s for s in state.to_act if state.legal_action_ids(s)])
             state.apply_action_id(seat, rng.choice(state.legal_action_ids(seat)))
         if not state.to_act or len(state.legal_action_ids(state.to_act[0])) < 3:
             continue
         seat = state.to_act[0]
         twin = state.copy()
-        known = known_on_top(state)
-        for s, pile in enumerate(twin.decks):
+        known = state.known_on_top()
+        for s, pile in enumerate(twin.draw_stacks):
             hidden = pile[: len(pile) - min(known[s], len(pile))]
             random.Random(seed).shuffle(hidden)
             pile[: len(hidden)] = hidden
-        for stack in twin.stacks:
+        for stack in twin.animal_stacks:
             random.Random(seed + 1).shuffle(stack)
         a = make_bot("greedy", "living-forest", seed=7).choose(state, seat)
         b = make_bot("greedy", "living-forest", seed=7).choose(twin, seat)

@@ -30,16 +30,16 @@ def test_living_forest_determinization_keeps_what_is_public() -> None:
     sample = determinize(game, 0, random.Random(2))
     assert isinstance(sample, LivingForestGame)
     for s in range(2):
-        assert sorted(sample.decks[s]) == sorted(game.decks[s])
+        assert sorted(sample.draw_stacks[s]) == sorted(game.draw_stacks[s])
         top = known_on_top(game)[s]
         if top:
-            assert sample.decks[s][-top:] == game.decks[s][-top:]
-    assert [sorted(x) for x in sample.stacks] == [sorted(x) for x in game.stacks]
+            assert sample.draw_stacks[s][-top:] == game.draw_stacks[s][-top:]
+    assert [sorted(x) for x in sample.animal_stacks] == [sorted(x) for x in game.animal_stacks]
     assert sample.view(0) == game.view(0)
     other = reorder_hidden(game, 3)
     again = determinize(other, 0, random.Random(2))
     assert isinstance(again, LivingForestGame)
-    assert again.decks == sample.decks and again.stacks == sample.stacks
+    assert again.draw_stacks == sample.draw_stacks and again.animal_stacks == sample.animal_stacks
 
 
 def test_living_forest_mcts_never_reads_the_hidden_order() -> None:

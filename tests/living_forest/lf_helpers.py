@@ -30,16 +30,16 @@ def check_invariants(game: Game) -> None:
     """Conservation of every component and the limits of the board (cheap: runs every action)."""
     assert isinstance(game, LivingForestGame)
     g = game
-    n = g.n
+    n = g.num_players
     animals = {c for c in g.display if c >= 0}
     count = len(animals)
-    for st in g.stacks:
+    for st in g.animal_stacks:
         animals.update(st)
         count += len(st)
     varans = 0
     coin = COIN.__getitem__
     for s in range(n):
-        deck, help_line, discard = g.decks[s], g.helps[s], g.discards[s]
+        deck, help_line, discard = g.draw_stacks[s], g.help_lines[s], g.discards[s]
         size = len(deck) + len(help_line) + len(discard)
         k = deck.count(VARAN) + help_line.count(VARAN) + discard.count(VARAN)
         varans += k
@@ -52,12 +52,12 @@ def check_invariants(game: Game) -> None:
         distinct.discard(VARAN)
         animals |= distinct
         count += len(distinct)
-        assert g.net[s] == sum(map(coin, help_line)) <= 3, "stale solitary count"
+        assert g.solitary[s] == sum(map(coin, help_line)) <= 3, "stale solitary count"
     # every guardian animal is in exactly one place
     assert count == 51 == len(animals), "a guardian animal was lost or doubled"
     assert varans + g.varan_supply == VARAN_COUNT and g.varan_supply >= 0
-    assert len(g.centre) <= CENTRE_CAP
-    assert sum(map(sum, g.vts)) == 3 * n and min(map(min, g.vts)) >= 0
+    assert len(g.centre_fires) <= CENTRE_CAP
+    assert sum(map(sum, g.victory_tiles)) == 3 * n and min(map(min, g.victory_tiles)) >= 0
     planted = [0] * 13
     for f in g.forests:
         assert f[7] == START_TREE
@@ -69,11 +69,11 @@ def check_invariants(game: Game) -> None:
     supply = g.tree_supply
     for t in range(12):
         assert planted[t] + supply[t] == copies[t], f"tree {t} is not conserved"
-    assert g.frag_supply + sum(g.frags) == FRAGMENT_COUNT and g.frag_supply >= 0
-    assert min(g.frags) >= 0
-    centre = g.centre
+    assert g.fragment_supply + sum(g.fragments) == FRAGMENT_COUNT and g.fragment_supply >= 0
+    assert min(g.fragments) >= 0
+    centre = g.centre_fires
     for v in range(3):
-        held = sum(f[v] for f in g.fires) + centre.count(v + 2)
+        held = sum(f[v] for f in g.fires_kept) + centre.count(v + 2)
         assert held + g.fire_supply[v] == FIRES_PER_VALUE
     if g.phase == DRAW:
         assert g.to_act, "nobody can act in the draw phase"
@@ -90,41 +90,65 @@ def set_help(g: LivingForestGame, seat: int, names: list[str]) -> None:
     from glade.living_forest.data import ELEMENTS
 
     ids = [card(x) for x in names]
-    for c in g.helps[seat]:
-        g.decks[seat].append(c)
-    g.helps[seat] = []
+    for c in g.help_lines[seat]:
+        g.draw_stacks[seat].append(c)
+    g.help_lines[seat] = []
     for c in ids:
-        for pile in (g.decks[seat], g.discards[seat]):
+        for pile in (g.draw_stacks[seat], g.discards[seat]):
             if c in pile:
                 pile.remove(c)
                 break
         else:
             if c == VARAN:
-                g.varan_supply -= 1
+                poke(g, varan_supply=g.varan_supply - 1)
             elif c in g.display:
                 g.display[g.display.index(c)] = -1
             else:
-                for st in g.stacks:
+                for st in g.animal_stacks:
                     if c in st:
                         st.remove(c)
-        g.helps[seat].append(c)
-    g.hel[seat] = [sum(CARDS.elements[c][e] for c in ids) for e in range(len(ELEMENTS))]
-    g.net[seat] = sum(COIN[c] for c in ids)
+        g.help_lines[seat].append(c)
+    g.help_elements[seat] = [sum(CARDS.elements[c][e] for c in ids) for e in range(len(ELEMENTS))]
+    g.solitary[seat] = sum(COIN[c] for c in ids)
 
 
 def start_actions(g: LivingForestGame, helps: dict[int, list[str]] | None = None) -> None:
-    """Give the spirits these help lines and stop everyone: the action phase begins."""
+    """Give the spirits these help lines and stop everyone: the action phase begins. A spirit
+    given no help line draws one card first (a spirit may not stop with an empty help line)."""
     for s, names in (helps or {}).items():
         set_help(g, s, names)
-    for s in range(g.n):
+    for s in range(g.num_players):
+        if g.drawing[s] and not g.help_lines[s]:
+            g.apply(s, {"type": "draw"})
         if g.drawing[s]:
             g.apply(s, {"type": "stop"})
     assert g.phase == 1
 
 
-def plant_direct(g: LivingForestGame, seat: int, tree: str, row: int, column: int) -> None:
-    """Place a tree without playing (for constructed states), with its elements and bonuses."""
-    from glade.living_forest.data import TREE_BY_ID
+def poke(g: LivingForestGame, **fields: int) -> None:
+    """Set scalar parts of the state by their names (``sacred_tree=1``, ``varan_supply=4``) to
+    construct positions; the only place the tests write the engine's private slots."""
+    for name, value in fields.items():
+        assert isinstance(getattr(g, name), int), name
+        object.__setattr__(g, "_" + name, value)
 
-    g._plant(seat, TREE_BY_ID[tree], row * 5 + column)
-    g.pending.clear()
+
+def plant_direct(g: LivingForestGame, seat: int, tree: str, row: int, column: int) -> None:
+    """Place a tree without playing (for constructed states), with its elements and completed
+    line bonuses (reckoned here from the data file, as an oracle of the engine's), no corner
+    bonus."""
+    from glade.living_forest.data import BOARD, TREE_BY_ID
+
+    t = TREE_BY_ID[tree]
+    forest = g.forests[seat]
+    cell = row * 5 + column
+    assert forest[cell] == -1
+    before = [cells for cells, _, _ in BOARD.lines if all(forest[c] != -1 for c in cells)]
+    forest[cell] = t
+    g.tree_supply[t] -= 1
+    elements = g.forest_elements[seat]
+    for e, v in enumerate(TREES.elements[t]):
+        elements[e] += v
+    for cells, e, v in BOARD.lines:
+        if cells not in before and all(forest[c] != -1 for c in cells):
+            elements[e] += v

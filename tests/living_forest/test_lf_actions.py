@@ -8,13 +8,13 @@ from glade.living_forest.game import S_ATTRACT, S_CHOOSE, S_EXTINGUISH, S_PLANT,
 
 
 def give(g, seat: int, sun=0, water=0, plant=0, spiral=0, flower=0) -> None:  # type: ignore[no-untyped-def]
-    g.hel[seat] = [sun, water, plant, spiral, flower]
+    g.help_elements[seat] = [sun, water, plant, spiral, flower]
 
 
 def put_on_display(g, slot: int, name: str) -> None:  # type: ignore[no-untyped-def]
     c = card(name)
     old = g.display[slot]
-    for st in g.stacks:
+    for st in g.animal_stacks:
         if c in st:
             st[st.index(c)] = old
             break
@@ -37,11 +37,11 @@ def test_take_fragment_and_two_different_actions() -> None:
     g = fresh()
     start_actions(g)
     act(g, 0, choose("fragment"))
-    assert g.frags[0] == 1 and g.frag_supply == 19 and g.left == 1
+    assert g.fragments[0] == 1 and g.fragment_supply == 19 and g.actions_left == 1
     with pytest.raises(IllegalAction, match="already chosen fragment"):
         g.apply(0, choose("fragment"))
     act(g, 0, {"type": "end_actions"})
-    assert g.cur == 1
+    assert g.current_spirit == 1
 
 
 def test_attract_puts_cards_on_top_of_the_draw_stack() -> None:
@@ -52,15 +52,15 @@ def test_attract_puts_cards_on_top_of_the_draw_stack() -> None:
     put_on_display(g, 4, "Eagle")  # level 2, cost 6
     give(g, 0, sun=3)
     act(g, 0, choose("attract"))
-    assert g.sub == S_ATTRACT and g.budget == 3
+    assert g.step == S_ATTRACT and g.spend_left == 3
     with pytest.raises(IllegalAction, match="the Eagle costs 6 sun but you have 3 left"):
         g.apply(0, {"type": "pick_card", "level": 2, "slot": 0})
     act(g, 0, {"type": "pick_card", "level": 1, "slot": 0})
-    assert g.decks[0][-1] == card("Spider") and g.budget == 2 and g.display[0] == -1
+    assert g.draw_stacks[0][-1] == card("Spider") and g.spend_left == 2 and g.display[0] == -1
     act(g, 0, {"type": "pick_card", "level": 1, "slot": 1})
-    assert g.decks[0][-2:] == [card("Spider"), card("Beaver")]
-    assert g.taken == [2, 0, 0]
-    assert g.sub == S_CHOOSE  # nothing left to afford: the attract ends by itself
+    assert g.draw_stacks[0][-2:] == [card("Spider"), card("Beaver")]
+    assert g.taken_this_round == [2, 0, 0]
+    assert g.step == S_CHOOSE  # nothing left to afford: the attract ends by itself
 
 
 def test_tapir_message_and_state_unchanged() -> None:
@@ -78,16 +78,16 @@ def test_tapir_message_and_state_unchanged() -> None:
 def test_extinguish_keeps_the_fires() -> None:
     g = fresh()
     start_actions(g)
-    g.centre = [2, 3, 4]
-    g.fire_supply = [19, 19, 19]
+    g.centre_fires[:] = [2, 3, 4]
+    g.fire_supply[:] = [19, 19, 19]
     give(g, 0, water=5)
     act(g, 0, choose("extinguish"))
     with pytest.raises(IllegalAction, match="no fire number 5"):
         g.apply(0, {"type": "pick_fire", "index": 5})
     act(g, 0, {"type": "pick_fire", "index": 1})
-    assert g.centre == [2, 4] and g.budget == 2
+    assert g.centre_fires == [2, 4] and g.spend_left == 2
     act(g, 0, {"type": "pick_fire", "index": 0})
-    assert g.centre == [4] and g.fires[0] == [1, 1, 0] and g.sub == S_CHOOSE
+    assert g.centre_fires == [4] and g.fires_kept[0] == [1, 1, 0] and g.step == S_CHOOSE
     assert g.counts(0)[1] == 3  # 2 tiles + the fire victory tile
 
 
@@ -101,7 +101,7 @@ def test_tree_elements_count_for_the_second_action() -> None:
     act(g, 0, choose("plant"), {"type": "plant", "tree": "T3a", "row": 1, "column": 1})
     assert g.element(0, 0) == 1
     act(g, 0, choose("attract"), {"type": "pick_card", "level": 1, "slot": 0})
-    assert g.decks[0][-1] == card("Spider")
+    assert g.draw_stacks[0][-1] == card("Spider")
 
 
 def test_plant_rules_and_messages() -> None:
@@ -140,10 +140,10 @@ def test_line_bonuses(first: list, last: tuple, element: int, amount: int) -> No
     filler = "T3a" if element == 4 else "T4b"  # a tree that gives another element
     for r, c in first:
         plant_direct(g, 0, filler, r, c)
-    before = g.fel[0][element]
+    before = g.forest_elements[0][element]
     give(g, 0, plant=11)
     act(g, 0, choose("plant"), {"type": "plant", "tree": "T11", "row": last[0], "column": last[1]})
-    assert g.fel[0][element] == before + amount
+    assert g.forest_elements[0][element] == before + amount
 
 
 def test_no_bonus_for_outer_lines() -> None:
@@ -153,7 +153,7 @@ def test_no_bonus_for_outer_lines() -> None:
         plant_direct(g, 0, "T3b", 0, c)
     plant_direct(g, 0, "T3b", 1, 0)
     plant_direct(g, 0, "T3b", 2, 0)
-    assert g.fel[0] == [0, 7, 0, 0, 0]  # the 7 trees' water only: no line bonus
+    assert g.forest_elements[0] == [0, 7, 0, 0, 0]  # the 7 trees' water only: no line bonus
 
 
 def test_corner_top_left_attracts_with_three_more_sun() -> None:
@@ -164,10 +164,10 @@ def test_corner_top_left_attracts_with_three_more_sun() -> None:
     put_on_display(g, 0, "Caterpillar")  # cost 3
     give(g, 0, plant=3)
     act(g, 0, choose("plant"), {"type": "plant", "tree": "T3b", "row": 0, "column": 0})
-    assert g.sub == S_ATTRACT and g.bonus and g.budget == 3
+    assert g.step == S_ATTRACT and g.bonus_step and g.spend_left == 3
     act(g, 0, {"type": "pick_card", "level": 1, "slot": 0})
     # the bonus did not use up an action: attract may still be chosen
-    assert g.left == 1 and "choose_action" in [a.type for a in g.legal_actions(0)]
+    assert g.actions_left == 1 and "choose_action" in [a.type for a in g.legal_actions(0)]
 
 
 @pytest.mark.parametrize("cell", [(0, 4), (2, 0)])
@@ -180,7 +180,7 @@ def test_fragment_corners(cell: tuple) -> None:
     plant_direct(g, 0, "T11", 1, c)
     give(g, 0, plant=3)
     act(g, 0, choose("plant"), {"type": "plant", "tree": "T3a", "row": r, "column": c})
-    assert g.frags[0] == 2 and g.frag_supply == 18 and g.sub == S_CHOOSE
+    assert g.fragments[0] == 2 and g.fragment_supply == 18 and g.step == S_CHOOSE
 
 
 def test_corner_bottom_right_extinguishes_with_two_more_water() -> None:
@@ -188,13 +188,13 @@ def test_corner_bottom_right_extinguishes_with_two_more_water() -> None:
     start_actions(g)
     plant_direct(g, 0, "T11", 1, 3)
     plant_direct(g, 0, "T11", 1, 4)
-    g.centre = [2, 3]
-    g.fire_supply = [19, 19, 20]
+    g.centre_fires[:] = [2, 3]
+    g.fire_supply[:] = [19, 19, 20]
     give(g, 0, plant=3, water=1)
     act(g, 0, choose("plant"), {"type": "plant", "tree": "T3a", "row": 2, "column": 4})
-    assert g.sub == S_EXTINGUISH and g.budget == 3 and g.bonus
+    assert g.step == S_EXTINGUISH and g.spend_left == 3 and g.bonus_step
     act(g, 0, {"type": "pick_fire", "index": 1})
-    assert g.fires[0] == [0, 1, 0] and g.sub == S_CHOOSE
+    assert g.fires_kept[0] == [0, 1, 0] and g.step == S_CHOOSE
     with pytest.raises(IllegalAction, match="worth 2 but you have 1 water"):
         g.apply(0, choose("extinguish"))  # the +2 water was for the bonus only
 
@@ -205,10 +205,10 @@ def test_corner_bonus_skipped_when_impossible() -> None:
     plant_direct(g, 0, "T11", 1, 3)
     plant_direct(g, 0, "T11", 1, 4)
     g.fire_supply[0] += 1
-    g.centre = []
+    g.centre_fires[:] = []
     give(g, 0, plant=3)
     act(g, 0, choose("plant"), {"type": "plant", "tree": "T3a", "row": 2, "column": 4})
-    assert g.sub == S_CHOOSE and g.left == 1
+    assert g.step == S_CHOOSE and g.actions_left == 1
 
 
 def test_t11_allows_the_same_action_twice() -> None:
@@ -222,7 +222,7 @@ def test_t11_allows_the_same_action_twice() -> None:
     start_actions(g2)
     plant_direct(g2, 0, "T11", 1, 1)
     act(g2, 0, choose("fragment"), choose("fragment"))
-    assert g2.frags[0] == 2 and g2.cur == 1
+    assert g2.fragments[0] == 2 and g2.current_spirit == 1
 
 
 def test_t11_planted_by_the_first_action_works_for_the_second() -> None:
@@ -231,7 +231,7 @@ def test_t11_planted_by_the_first_action_works_for_the_second() -> None:
     give(g, 0, plant=14)
     act(g, 0, choose("plant"), {"type": "plant", "tree": "T11", "row": 1, "column": 1})
     act(g, 0, choose("plant"), {"type": "plant", "tree": "T10", "row": 1, "column": 0})
-    assert g.cur == 1
+    assert g.current_spirit == 1
 
 
 def test_move_jumps_occupied_rocks_and_steals() -> None:
@@ -242,11 +242,11 @@ def test_move_jumps_occupied_rocks_and_steals() -> None:
     with pytest.raises(IllegalAction, match="at most 7 rocks"):
         g.apply(0, {"type": "move", "steps": 8})
     act(g, 0, {"type": "move", "steps": 6})
-    assert g.pos[0] == 7  # rocks 1-5, then 7: the occupied rock 6 was not counted
-    assert g.sub == S_STEAL and g.victims == [1]
+    assert g.rocks[0] == 7  # rocks 1-5, then 7: the occupied rock 6 was not counted
+    assert g.step == S_STEAL and g.steal_from == [1]
     act(g, 0, {"type": "steal", "tile": "tree"})
-    assert g.vts == [[1, 1, 2], [1, 1, 0]]
-    assert g.frags[0] == 1  # rock 7 is a fragment rock
+    assert g.victory_tiles == [[1, 1, 2], [1, 1, 0]]
+    assert g.fragments[0] == 1  # rock 7 is a fragment rock
     with pytest.raises(IllegalAction, match="already chosen move"):
         g.apply(0, choose("move"))
 
@@ -254,16 +254,16 @@ def test_move_jumps_occupied_rocks_and_steals() -> None:
 def test_no_steal_from_a_spirit_without_tiles() -> None:
     g = fresh()
     start_actions(g)
-    g.vts = [[2, 2, 2], [0, 0, 0]]
+    g.victory_tiles[:] = [[2, 2, 2], [0, 0, 0]]
     give(g, 0, spiral=6)
     act(g, 0, choose("move"), {"type": "move", "steps": 6})
-    assert g.pos[0] == 7 and g.sub == S_CHOOSE and g.vts[0] == [2, 2, 2]
+    assert g.rocks[0] == 7 and g.step == S_CHOOSE and g.victory_tiles[0] == [2, 2, 2]
 
 
 def test_steal_choice_must_exist() -> None:
     g = fresh()
     start_actions(g)
-    g.vts = [[1, 2, 2], [1, 0, 0]]
+    g.victory_tiles[:] = [[1, 2, 2], [1, 0, 0]]
     give(g, 0, spiral=6)
     act(g, 0, choose("move"), {"type": "move", "steps": 6})
     with pytest.raises(IllegalAction, match="no flower victory tile"):
@@ -283,17 +283,27 @@ def test_steal_choice_must_exist() -> None:
 def test_landing_bonuses(start: int, steps: int, rock: int, step: int) -> None:
     g = fresh()
     start_actions(g)
-    g.pos[0] = start
+    g.rocks[0] = start
     put_on_display(g, 0, "Spider")
     give(g, 0, spiral=steps, sun=1, water=2, plant=3)
     act(g, 0, choose("move"), {"type": "move", "steps": steps})
-    assert g.pos[0] == rock and g.sub == step
+    assert g.rocks[0] == rock and g.step == step
     if step != S_CHOOSE:
-        assert g.bonus
-        act(g, 0, {"type": "done"})  # a bonus may be declined
+        assert g.bonus_step
+        # a bonus that can do something must be carried out: no decline before the first pick
+        assert g.why_illegal(0, 3) is not None and 3 not in g.legal_action_ids(0)
+        with pytest.raises(IllegalAction, match="bonus .* must be carried out") as err:
+            g.apply(0, {"type": "done"})
+        assert err.value.code.startswith("bonus.")
+        carry = {
+            S_ATTRACT: {"type": "pick_card", "level": 1, "slot": 0},  # the Spider, 1 sun
+            S_EXTINGUISH: {"type": "pick_fire", "index": 0},  # the value-2 fire, 2 water
+            S_PLANT: {"type": "plant", "tree": "T3a", "row": 0, "column": 2},
+        }[step]
+        act(g, 0, carry)
     else:
-        assert g.frags[0] == 1
-    assert g.sub == S_CHOOSE and g.left == 1
+        assert g.fragments[0] == 1
+    assert g.step == S_CHOOSE and g.actions_left == 1
 
 
 def test_landing_attract_may_repeat_an_action_already_taken() -> None:
@@ -304,21 +314,21 @@ def test_landing_attract_may_repeat_an_action_already_taken() -> None:
     give(g, 0, spiral=2, sun=3)
     act(g, 0, choose("attract"), {"type": "pick_card", "level": 1, "slot": 0}, {"type": "done"})
     act(g, 0, choose("move"), {"type": "move", "steps": 2})
-    assert g.sub == S_ATTRACT and g.budget == 3  # full sun again
+    assert g.step == S_ATTRACT and g.spend_left == 3  # full sun again
     act(g, 0, {"type": "pick_card", "level": 1, "slot": 1})
-    assert g.cur == 1
+    assert g.current_spirit == 1
 
 
 def test_landing_plant_in_a_corner_chains_the_corner_bonus() -> None:
     g = fresh()
     start_actions(g)
-    g.pos[0] = 11
+    g.rocks[0] = 11
     plant_direct(g, 0, "T11", 1, 3)
     plant_direct(g, 0, "T11", 1, 4)
     give(g, 0, spiral=1, plant=3)
     act(g, 0, choose("move"), {"type": "move", "steps": 1})
     act(g, 0, {"type": "plant", "tree": "T3a", "row": 0, "column": 4})
-    assert g.frags[0] == 2
+    assert g.fragments[0] == 2
 
 
 def test_main_attract_and_extinguish_need_one_pick_before_done() -> None:
@@ -331,27 +341,31 @@ def test_main_attract_and_extinguish_need_one_pick_before_done() -> None:
     with pytest.raises(IllegalAction, match="take at least one animal"):
         g.apply(0, {"type": "done"})
     act(g, 0, {"type": "pick_card", "level": 1, "slot": 0}, {"type": "done"})
-    assert g.sub == S_CHOOSE and g.left == 1
+    assert g.step == S_CHOOSE and g.actions_left == 1
     act(g, 0, choose("extinguish"))
     with pytest.raises(IllegalAction, match="take at least one fire"):
         g.apply(0, {"type": "done"})
     act(g, 0, {"type": "pick_fire", "index": 0})
-    assert g.cur == 1 and g.fires[0] == [1, 0, 0]
+    assert g.current_spirit == 1 and g.fires_kept[0] == [1, 0, 0]
 
 
 def test_jumping_several_spirits_steals_from_each_in_order() -> None:
     g = fresh(4)  # rocks 0, 6, 9, 3
     start_actions(g)
-    g.vts[2] = [0, 0, 0]
-    g.vts[0] = [2, 2, 2]
+    g.victory_tiles[2] = [0, 0, 0]
+    g.victory_tiles[0] = [2, 2, 2]
     give(g, 0, spiral=8)
     act(g, 0, choose("move"), {"type": "move", "steps": 8})
     # rocks 1, 2, (3 jumped), 4, 5, (6 jumped), 7, 8, (9 jumped), 10, 11: lands on 11
-    assert g.pos[0] == 11
-    assert g.victims == [3, 1]  # spirit 2 has no tile left to take
+    assert g.rocks[0] == 11
+    assert g.steal_from == [3, 1]  # spirit 2 has no tile left to take
     act(g, 0, {"type": "steal", "tile": "fire"}, {"type": "steal", "tile": "flower"})
-    assert g.vts[3] == [0, 1, 1] and g.vts[1] == [1, 0, 1] and g.vts[0] == [3, 3, 2]
-    assert g.frags[0] == 1  # rock 11 gives a fragment
+    assert (
+        g.victory_tiles[3] == [0, 1, 1]
+        and g.victory_tiles[1] == [1, 0, 1]
+        and g.victory_tiles[0] == [3, 3, 2]
+    )
+    assert g.fragments[0] == 1  # rock 11 gives a fragment
 
 
 def test_a_move_never_laps_its_own_rock() -> None:
@@ -363,4 +377,4 @@ def test_a_move_never_laps_its_own_rock() -> None:
     with pytest.raises(IllegalAction, match="from 1 to 10"):
         g.apply(0, {"type": "move", "steps": 11})
     act(g, 0, {"type": "move", "steps": 10})
-    assert g.pos[0] == 11
+    assert g.rocks[0] == 11

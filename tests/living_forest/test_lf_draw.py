@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from lf_helpers import card, check_invariants, fresh, start_actions
+from lf_helpers import card, check_invariants, fresh, poke, start_actions
 
 from glade.core.errors import IllegalAction
 from glade.living_forest.data import VARAN
@@ -14,8 +14,8 @@ SOLITARY = ["Bear", "Beetle", "Lynx", "Fox", "Owl"]
 def rig_deck(g, seat: int, names: list[str]) -> None:  # type: ignore[no-untyped-def]
     """Put these cards on top of ``seat``'s deck, first name drawn first."""
     ids = [card(x) for x in names]
-    rest = [c for c in g.decks[seat] if c not in ids]
-    g.decks[seat] = rest + ids[::-1]
+    rest = [c for c in g.draw_stacks[seat] if c not in ids]
+    g.draw_stacks[seat] = rest + ids[::-1]
 
 
 def test_must_stop_at_three_solitary_without_fragment() -> None:
@@ -23,10 +23,10 @@ def test_must_stop_at_three_solitary_without_fragment() -> None:
     rig_deck(g, 0, ["Bear", "Weasel", "Beetle", "Lynx", "Fox"])
     for _ in range(3):
         g.apply(0, {"type": "draw"})
-    assert g.drawing[0] and g.net[0] == 2
+    assert g.drawing[0] and g.solitary[0] == 2
     g.apply(0, {"type": "draw"})  # Lynx: the third solitary symbol
-    assert g.net[0] == 3 and not g.drawing[0]
-    assert [g.helps[0][-1]] == [card("Lynx")]  # the card stays on the help line
+    assert g.solitary[0] == 3 and not g.drawing[0]
+    assert [g.help_lines[0][-1]] == [card("Lynx")]  # the card stays on the help line
     assert g.to_act == (1,)
     with pytest.raises(IllegalAction, match="stopped drawing"):
         g.apply(0, {"type": "draw"})
@@ -34,48 +34,53 @@ def test_must_stop_at_three_solitary_without_fragment() -> None:
 
 def test_three_solitary_with_fragment_lets_the_spirit_choose() -> None:
     g = fresh()
-    g.frags[0], g.frag_supply = 1, 19
+    g.fragments[0] = 1
+    poke(g, fragment_supply=19)
     rig_deck(g, 0, ["Bear", "Beetle", "Lynx", "Fox"])
     for _ in range(3):
         g.apply(0, {"type": "draw"})
-    assert g.net[0] == 3 and g.drawing[0]
+    assert g.solitary[0] == 3 and g.drawing[0]
     assert [a.type for a in g.legal_actions(0)] == ["stop", "use_fragment"]
     with pytest.raises(IllegalAction, match="use a fragment on that card or stop"):
         g.apply(0, {"type": "draw"})
     g.apply(0, {"type": "use_fragment"})
-    assert g.net[0] == 2 and g.frags[0] == 0 and g.frag_supply == 20
+    assert g.solitary[0] == 2 and g.fragments[0] == 0 and g.fragment_supply == 20
     assert g.discards[0] == [card("Lynx")]  # a guardian animal goes to the discard
-    assert g.hel[0] == [3, 1, 3, 0, 0]
+    assert g.help_elements[0] == [3, 1, 3, 0, 0]
     g.apply(0, {"type": "draw"})  # may go on drawing
-    assert g.net[0] == 3 and not g.drawing[0]  # no fragment left: must stop
+    assert g.solitary[0] == 3 and not g.drawing[0]  # no fragment left: must stop
     check_invariants(g)
 
 
 def test_net_count_gregarious_cancels_solitary() -> None:
     g = fresh()
-    g.decks[0].append(card("Chimpanzee"))  # gregarious, as if attracted
-    g.stacks[0].remove(card("Chimpanzee")) if card("Chimpanzee") in g.stacks[0] else None
+    g.draw_stacks[0].append(card("Chimpanzee"))  # gregarious, as if attracted
+    g.animal_stacks[0].remove(card("Chimpanzee")) if card("Chimpanzee") in g.animal_stacks[
+        0
+    ] else None
     if card("Chimpanzee") in g.display:
         g.display[g.display.index(card("Chimpanzee"))] = -1
     rig_deck(g, 0, ["Chimpanzee", "Bear", "Beetle", "Lynx"])
     for _ in range(4):
         g.apply(0, {"type": "draw"})
-    assert g.net[0] == 2 and g.drawing[0]  # 3 solitary - 1 gregarious
+    assert g.solitary[0] == 2 and g.drawing[0]  # 3 solitary - 1 gregarious
     g.apply(0, {"type": "draw"})
     g.apply(0, {"type": "stop"})
+    g.apply(1, {"type": "draw"})
     g.apply(1, {"type": "stop"})
     check_invariants(g)
 
 
 def test_fragment_sends_a_varan_back_to_the_supply() -> None:
     g = fresh()
-    g.frags[0], g.frag_supply = 1, 19
-    g.varan_supply -= 1
-    g.decks[0].append(VARAN)
+    g.fragments[0] = 1
+    poke(g, fragment_supply=19)
+    poke(g, varan_supply=g.varan_supply - 1)
+    g.draw_stacks[0].append(VARAN)
     g.apply(0, {"type": "draw"})
-    assert g.helps[0] == [VARAN] and g.net[0] == 1
+    assert g.help_lines[0] == [VARAN] and g.solitary[0] == 1
     g.apply(0, {"type": "use_fragment"})
-    assert g.helps[0] == [] and g.varan_supply == 23 and g.net[0] == 0
+    assert g.help_lines[0] == [] and g.varan_supply == 23 and g.solitary[0] == 0
     assert VARAN not in g.discards[0]
     with pytest.raises(IllegalAction, match="no fragment"):
         g.apply(0, {"type": "use_fragment"})
@@ -84,7 +89,8 @@ def test_fragment_sends_a_varan_back_to_the_supply() -> None:
 
 def test_fragment_only_on_the_card_just_drawn() -> None:
     g = fresh()
-    g.frags[0], g.frag_supply = 2, 18
+    g.fragments[0] = 2
+    poke(g, fragment_supply=18)
     with pytest.raises(IllegalAction, match="just drawn"):
         g.apply(0, {"type": "use_fragment"})
     g.apply(0, {"type": "draw"})
@@ -95,13 +101,13 @@ def test_fragment_only_on_the_card_just_drawn() -> None:
 
 def test_reshuffle_only_when_drawing_from_an_empty_stack() -> None:
     g = fresh()
-    g.discards[0] = g.decks[0][:-1]
-    g.decks[0] = g.decks[0][-1:]
+    g.discards[0] = g.draw_stacks[0][:-1]
+    g.draw_stacks[0] = g.draw_stacks[0][-1:]
     g.apply(0, {"type": "draw"})
-    assert g.decks[0] == [] and len(g.discards[0]) == 13  # not reshuffled yet
-    assert g.shuffles[0] == 1
+    assert g.draw_stacks[0] == [] and len(g.discards[0]) == 13  # not reshuffled yet
+    assert g.shuffles_dealt[0] == 1
     g.apply(0, {"type": "draw"})
-    assert g.shuffles[0] == 2 and g.discards[0] == [] and len(g.decks[0]) == 12
+    assert g.shuffles_dealt[0] == 2 and g.discards[0] == [] and len(g.draw_stacks[0]) == 12
     assert g.log[-1][2][1] == 1  # the log records the reshuffle
     check_invariants(g)
 
@@ -109,12 +115,12 @@ def test_reshuffle_only_when_drawing_from_an_empty_stack() -> None:
 def test_draw_refused_when_nothing_to_draw() -> None:
     g = fresh()
     g.discards[0] = []
-    g.helps[0] = g.decks[0]
-    g.decks[0] = []
+    g.help_lines[0] = g.draw_stacks[0]
+    g.draw_stacks[0] = []
     from glade.living_forest.data import CARDS
 
-    g.net[0] = 0  # pretend the coins cancel, to test the empty-deck refusal alone
-    g.hel[0] = [sum(CARDS.elements[c][e] for c in g.helps[0]) for e in range(5)]
+    g.solitary[0] = 0  # pretend the coins cancel, to test the empty-deck refusal alone
+    g.help_elements[0] = [sum(CARDS.elements[c][e] for c in g.help_lines[0]) for e in range(5)]
     with pytest.raises(IllegalAction, match="both empty"):
         g.apply(0, {"type": "draw"})
 
@@ -122,9 +128,9 @@ def test_draw_refused_when_nothing_to_draw() -> None:
 def test_one_action_with_three_solitary() -> None:
     g = fresh()
     start_actions(g, {0: ["Bear", "Beetle", "Lynx"], 1: ["Bear", "Beetle"]})
-    assert g.cur == 0 and g.left == 1
+    assert g.current_spirit == 0 and g.actions_left == 1
     g.apply(0, {"type": "choose_action", "action": "fragment"})
-    assert g.cur == 1 and g.left == 2
+    assert g.current_spirit == 1 and g.actions_left == 2
 
 
 def _play_draws(seed: int, order: list[int]) -> dict:
@@ -151,10 +157,10 @@ def test_interleaved_draws_with_reshuffles_and_fragments() -> None:
     def run(order: list[int]) -> dict:
         g = fresh(2, seed=9)
         for s in (0, 1):
-            g.frags[s] = 1
-            g.frag_supply -= 1
-            g.discards[s] = g.decks[s][:-2]
-            g.decks[s] = g.decks[s][-2:]
+            g.fragments[s] = 1
+            poke(g, fragment_supply=g.fragment_supply - 1)
+            g.discards[s] = g.draw_stacks[s][:-2]
+            g.draw_stacks[s] = g.draw_stacks[s][-2:]
         script = {
             0: ["draw", "draw", "draw", "use_fragment", "draw", "stop"],
             1: ["draw", "use_fragment", "draw", "draw", "stop"],

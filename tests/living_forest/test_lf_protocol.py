@@ -72,7 +72,7 @@ def test_why_illegal_agrees_with_legal_ids_everywhere() -> None:
                 legal = set(g.legal_action_ids(seat))
                 for code in range(size):
                     assert (g.why_illegal(seat, code) is None) == (code in legal)
-            seat = rng.choice(g.to_act)
+            seat = rng.choice([s for s in g.to_act if g.legal_action_ids(s)])
             ids = g.legal_action_ids(seat)
             # prefer drawing so the states are rich
             code = 0 if 0 in ids and rng.random() < 0.8 else rng.choice(ids)
@@ -116,8 +116,7 @@ def test_draws_and_fragments_cannot_be_undone_but_a_stop_can() -> None:
 def test_fragment_use_is_not_undoable() -> None:
     g = glade.new_game("living-forest", players=2, seed=8)
     # play until spirit 0 has a fragment, via the take-fragment action
-    for s in (0, 1):
-        g.apply(s, {"type": "stop"})
+    start_actions(g)
     g.apply(0, {"type": "choose_action", "action": "fragment"})
     g.apply(0, {"type": "end_actions"})
     g.apply(1, {"type": "end_actions"})
@@ -129,7 +128,7 @@ def test_fragment_use_is_not_undoable() -> None:
 def test_view_hides_draw_stack_order() -> None:
     g = fresh(seed=2)
     h = g.copy()
-    h.decks[0] = list(reversed(h.decks[0]))
+    h.draw_stacks[0] = list(reversed(h.draw_stacks[0]))
     for seat in (0, 1, None):
         assert g.view(seat) == h.view(seat)
     v = g.view(0)
@@ -144,7 +143,7 @@ def test_view_contents() -> None:
     start_actions(g, {0: ["Bear", "Fawn"]})
     g.apply(0, {"type": "choose_action", "action": "fragment"})
     v = g.view(None)
-    assert v["you"] is None and v["current"] == 0 and v["actions_left"] == 1
+    assert v["seat"] is None and v["current"] == 0 and v["actions_left"] == 1
     assert v["actions_used"] == ["fragment"]
     s0 = v["spirits"][0]
     assert s0["help_line"] == ["Bear", "Fawn"] and s0["solitary"] == 1
@@ -157,15 +156,15 @@ def test_view_contents() -> None:
     import json
 
     json.dumps(v)
-    g.apply(0, {"type": "end_actions"}) if g.cur == 0 else None
+    g.apply(0, {"type": "end_actions"}) if g.current_spirit == 0 else None
     assert g.view(1)["in_progress"] is None
 
 
 def test_log_records_what_draws_revealed() -> None:
     g = fresh(seed=6)
-    top = g.decks[0][-1]
+    top = g.draw_stacks[0][-1]
     g.apply(0, {"type": "draw"})
-    assert g.helps[0] == [top]
+    assert g.help_lines[0] == [top]
     log = g.log_json(1)
     assert log[0] == {
         "seat": 0,
@@ -180,7 +179,7 @@ def test_load_game_round_trip_mid_game() -> None:
     for _ in range(300):
         if g.is_over:
             break
-        s = rng.choice(g.to_act)
+        s = rng.choice([s for s in g.to_act if g.legal_action_ids(s)])
         g.apply_action_id(s, rng.choice(g.legal_action_ids(s)))
         check_invariants(g)
     loaded = glade.load_game(g.to_json())
@@ -189,10 +188,9 @@ def test_load_game_round_trip_mid_game() -> None:
 
 def test_round_end_logs_the_refill_and_cannot_be_undone() -> None:
     g = fresh(seed=6)
-    for s in (0, 1):
-        g.apply(s, {"type": "stop"})
+    start_actions(g)
     g.apply(0, {"type": "end_actions"})
-    g.decks[0].append(g.display[0])  # as if spirit 0 had attracted it
+    g.draw_stacks[0].append(g.display[0])  # as if spirit 0 had attracted it
     g.display[0] = -1
     g.apply(1, {"type": "end_actions"})
     assert g.phase == 0 and not g.can_undo(1)

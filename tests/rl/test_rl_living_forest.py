@@ -63,11 +63,11 @@ def test_observation_shows_nothing_hidden_and_counts_seats_from_the_observer() -
     game = glade.new_game("living-forest", seed=31, players=3)
     twin = game.copy()
     rng = random.Random(5)
-    for deck in twin.decks:
+    for deck in twin.draw_stacks:
         rng.shuffle(deck)
-    for stack in twin.stacks:
+    for stack in twin.animal_stacks:
         rng.shuffle(stack)
-    assert twin.decks != game.decks and twin.stacks != game.stacks
+    assert twin.draw_stacks != game.draw_stacks and twin.animal_stacks != game.animal_stacks
     a, b = LivingForestEncoder(3), LivingForestEncoder(3)
     a.reset(game)
     b.reset(twin)
@@ -76,9 +76,9 @@ def test_observation_shows_nothing_hidden_and_counts_seats_from_the_observer() -
     tree = a.segment("sacred_tree")
     for seat in range(3):
         one_hot = a.observe(seat)[tree.start : tree.stop]
-        assert one_hot.tolist()[(game.first - seat) % 3] == 1.0 and one_hot.sum() == 1
+        assert one_hot.tolist()[(game.sacred_tree - seat) % 3] == 1.0 and one_hot.sum() == 1
     rock = a.segment("spirit[me].rock")
-    assert a.observe(1)[rock.start : rock.stop].argmax() == game.pos[1]
+    assert a.observe(1)[rock.start : rock.stop].argmax() == game.rocks[1]
 
 
 def test_illegal_actions_are_refused_and_rewards_come_at_the_end() -> None:
@@ -142,18 +142,21 @@ def test_the_encoding_reads_each_spirit_as_documented() -> None:
 
     for who, owner in (("me", 2), ("next1", 0), ("next2", 1)):
         prefix = f"spirit[{who}]."
-        assert seg(prefix + "help_line") == [game.helps[owner].count(c) for c in range(66)]
+        assert seg(prefix + "help_line") == [game.help_lines[owner].count(c) for c in range(66)]
         assert seg(prefix + "discard") == [game.discards[owner].count(c) for c in range(66)]
-        assert seg(prefix + "help_elements") == game.hel[owner]
-        assert seg(prefix + "forest_elements") == game.fel[owner]
-        assert seg(prefix + "rock").index(1.0) == game.pos[owner]
-        assert seg(prefix + "fires") == game.fires[owner]
-        assert seg(prefix + "victory_tiles") == game.vts[owner]
-        assert seg(prefix + "pile_sizes") == [len(game.decks[owner]), len(game.discards[owner])]
-        assert seg(prefix + "fragments") == [game.frags[owner]]
+        assert seg(prefix + "help_elements") == game.help_elements[owner]
+        assert seg(prefix + "forest_elements") == game.forest_elements[owner]
+        assert seg(prefix + "rock").index(1.0) == game.rocks[owner]
+        assert seg(prefix + "fires") == game.fires_kept[owner]
+        assert seg(prefix + "victory_tiles") == game.victory_tiles[owner]
+        assert seg(prefix + "pile_sizes") == [
+            len(game.draw_stacks[owner]),
+            len(game.discards[owner]),
+        ]
+        assert seg(prefix + "fragments") == [game.fragments[owner]]
         assert seg(prefix + "progress") == list(game.counts(owner))
         forest = [seg(prefix + "forest")[c * 14 : c * 14 + 14].index(1.0) for c in range(15)]
         assert forest == [1 if t == 12 else (0 if t < 0 else t + 2) for t in game.forests[owner]]
     assert seg("phase") == [0.0, 1.0, 0.0] and seg("round") == [4.0]
-    assert seg("current").index(1.0) == (game.cur - 2) % 3
-    assert seg("stacks") == [len(s) for s in game.stacks]
+    assert seg("current").index(1.0) == (game.current_spirit - 2) % 3
+    assert seg("stacks") == [len(s) for s in game.animal_stacks]

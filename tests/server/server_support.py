@@ -117,9 +117,10 @@ def new_table(
 
 
 def pick(state: dict[str, Any], rng: random.Random, undo: bool = False) -> dict[str, Any]:
-    """A random legal action of a state answer (undo only when asked for)."""
+    """A random legal action of a state answer (undo only when asked for, or when it is the only
+    one: a Living Forest spirit that stopped drawing may only take its stop back)."""
     actions = [a for a in state["legal_actions"] if undo or a["type"] != "undo"]
-    return rng.choice(actions)
+    return rng.choice(actions or state["legal_actions"])
 
 
 def play_random(
@@ -257,7 +258,7 @@ def until_one_seat_acts(
 
 def busy_pick(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, Any]:
     """A random action that mostly does something (shortens random Living Forest games)."""
-    plain = [a for a in actions if a["type"] != "undo"]
+    plain = [a for a in actions if a["type"] != "undo"] or actions  # (undo: see pick)
     keen = [a for a in plain if a["type"] not in ("stop", "end_actions", "end_turn")]
     return rng.choice(keen) if keen and rng.random() < 0.9 else rng.choice(plain)
 

@@ -31,11 +31,13 @@ __all__ = ["client", "db_url", "pg_url"]  # fixtures used by name
 
 
 def until_bots_rest(c: TestClient, game_id: str, bots: set[int], seconds: float = 20.0) -> None:
-    """Wait until no bot seat may act (the game is over or only humans are to move)."""
+    """Wait until no bot seat has a move (the game is over or only humans are to move; a Living
+    Forest bot that stopped drawing stays in to_act, only to undo)."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         state = c.get(f"/api/games/{game_id}").json()
-        if state["over"] or not set(state["to_act"]) & bots:
+        game = engine_state(c, game_id)
+        if state["over"] or not any(game.legal_action_ids(s) for s in set(state["to_act"]) & bots):
             return
         time.sleep(0.01)
     raise AssertionError("the bot seats never finished their moves")

@@ -48,6 +48,11 @@ def test_living_forest_against_a_bot_by_clicks(server: Server, browser: Browser)
     rng = random.Random(3)
     create_from_lobby(page, server.url, "living-forest", ["human", "greedy"], names={0: "Ada"})
     page.wait_for_selector("[data-testid=table]")
+    # the forest's corner and line bonuses are drawn from the data file
+    mine = page.locator(".spirit.mine .forest")
+    expect(mine.locator("[data-slot='0,0']")).to_contain_text("+3 ☀")
+    expect(mine.locator("[data-slot='2,4']")).to_contain_text("+2 ≈")
+    expect(page.locator(".spirit.mine .lines li")).to_have_count(4)
     gid = game_id(page)
     clicks = 0
     shot_taken = False

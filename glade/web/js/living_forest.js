@@ -8,8 +8,9 @@ const KIND_ELEMENT = { fragment: null, attract: "sun", extinguish: "water", move
 let DATA = null;
 const CARD = {}; // name -> elements and symbol, for the help line (the view names its cards)
 const TREE = {}; // id -> {cost, gives}
-const CORNERS = { "0,0": "attract3", "0,4": "fragments2", "2,0": "fragments2", "2,4": "extinguish2" };
-const LINE_BONUS = { col1: "water", col2: "sun", col3: "spiral", row1: "flower" };
+// the forest board's bonuses, read from the data file (1-based rows and columns there)
+const CORNERS = {}; // "row,column" (0-based) -> the data file's corner bonus entry
+let LINES = []; // the data file's line bonus entries
 
 export async function prepare() {
   if (DATA) return;
@@ -20,6 +21,28 @@ export async function prepare() {
   for (const level of ["level1", "level2", "level3"]) DATA.guardian_animals[level].forEach(add);
   CARD["Fire Varan"] = { name: "Fire Varan", symbol: "solitary" };
   for (const tile of DATA.protective_trees.tiles) TREE[tile.id] = tile;
+  for (const c of DATA.forest_board.corner_bonuses) CORNERS[`${c.row - 1},${c.column - 1}`] = c;
+  LINES = DATA.forest_board.line_bonuses;
+}
+
+// "Attract +3 ☀", "Fragment ×2": the bonus's name and what the data file prints beside it
+function cornerText(c) {
+  const name = t(`lf.bonus.${c.bonus}`);
+  if (c.count) return `${name} ×${c.count}`;
+  const plus = Object.entries(c.plus || {}).map(([e, v]) => `+${v} ${ICON[e]}`);
+  return [name, ...plus].join(" ");
+}
+
+// one label per completed-line bonus: "│2 ≈1" for column 2, "─2 ✿2" for row 2 (as printed)
+function linesHtml() {
+  const items = LINES.map((line) => {
+    const where = line.column ? `│${line.column}` : `─${line.row}`;
+    const gives = Object.entries(line.gives).map(
+      ([e, v]) => `<span aria-hidden="true">${ICON[e]}</span><span class="sr-only">${esc(t(`lf.el.${e}`))}</span>${v}`,
+    );
+    return `<li>${esc(where)} ${gives.join(" ")}</li>`;
+  });
+  return `<ul class="muted lines">${items.join("")}</ul>`;
 }
 
 const cardName = (name) => t(`lfcard.${name}`);
@@ -134,7 +157,7 @@ function forestHtml(spirit, c, own) {
     row.forEach((tree, col) => {
       const key = `${r},${col}`;
       const a = plants.get(key);
-      const bonus = CORNERS[key] ? t(`lf.corner.${CORNERS[key]}`) : "";
+      const bonus = CORNERS[key] ? cornerText(CORNERS[key]) : "";
       let inner;
       if (tree === "start") inner = `<b aria-hidden="true">♣</b><span>${esc(t("lf.startTree"))}</span>`;
       else if (tree) inner = `<b>${esc(t("lf.treeCost", { cost: TREE[tree].cost }))}</b>${elementsHtml(TREE[tree].gives)}`;
@@ -143,7 +166,7 @@ function forestHtml(spirit, c, own) {
       cells.push(`<div class="slot ${bonus ? "bonus" : ""} ${a ? "legal" : ""} ${tree ? "tree" : ""}" data-slot="${key}"${attrs}>${inner}</div>`);
     }),
   );
-  const lines = `<p class="muted lines">${esc(t("lf.lineBonuses"))}</p>`;
+  const lines = linesHtml();
   return `<div class="forest" role="group" aria-label="${esc(t("lf.forest"))}">${cells.join("")}</div>${own ? lines : ""}`;
 }
 

@@ -69,9 +69,13 @@ export async function showTable(root, id, { spectator }) {
 
   function desiredSeat(st) {
     if (watching) return null;
-    const acting = mine.filter((s) => st.to_act.includes(s));
-    if (acting.length) return acting.includes(shown) ? shown : acting[0];
-    return shown;
+    // to_act lists the seats with a move first, then (Living Forest) those that may only undo
+    const acting = st.to_act.filter((s) => mine.includes(s));
+    if (!acting.length) return shown;
+    const onlyUndo =
+      st.view && st.view.seat === shown && (st.legal_actions || []).every((a) => a.type === "undo");
+    if (acting.includes(shown) && !(onlyUndo && acting[0] !== shown)) return shown;
+    return acting[0];
   }
 
   async function accept(next) {
