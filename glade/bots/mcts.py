@@ -1,7 +1,7 @@
 """Information-set Monte-Carlo tree search over determinizations, for both games.
 
 Each iteration re-samples the hidden parts of the state from the bot's own RNG (see
-``determinize``), walks the tree with UCB restricted to the moves available in that sample
+``Game.resample_hidden``), walks the tree with UCB restricted to the moves available in that sample
 (single-observer ISMCTS: a child's "available" count grows each time it could have been chosen),
 adds one node, plays the rest out with a fast policy for a bounded number of turns and scores the
 leaf for every seat. Moves are whole decisions where the game adapter provides them (a Harmonies
@@ -23,7 +23,6 @@ from glade.core import Action, BadInput, Game
 
 from . import LEVELS, Budget
 from .adapter import ITERATIONS, Adapter, Move, Outcome, Ranked, outcome_values
-from .determinize import determinize
 
 UCB_C = 0.7
 
@@ -229,7 +228,7 @@ class MCTSBot:
                     break
                 if b > 0 and round_end is not None and time.perf_counter() >= round_end:
                     break
-                sample = determinize(state, seat, self.rng)
+                sample = state.resample_hidden(seat, self.rng)
                 play_seed = self.rng.getrandbits(64)
                 for move in survivors:
                     now = time.perf_counter()
@@ -296,7 +295,7 @@ class MCTSBot:
         self, state: Game, seat: int, root: Node, root_moves: list[Move], adapter: Adapter
     ) -> None:
         rng = self.rng
-        game = determinize(state, seat, rng)
+        game = state.resample_hidden(seat, rng)
         path = [root]
         node = root
         depth = 0

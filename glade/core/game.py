@@ -16,11 +16,12 @@ result is byte-identical to a game in which the action never happened.
 from __future__ import annotations
 
 import json
+import random
 from abc import ABC, abstractmethod
 from typing import Any, ClassVar, TypeVar
 
 from .actions import Action
-from .errors import IllegalAction
+from .errors import IllegalAction, Refusal
 from .refusals import CORE
 
 G = TypeVar("G", bound="Game")
@@ -112,6 +113,12 @@ class Game(ABC):
     @abstractmethod
     def copy(self: G) -> G: ...
 
+    @abstractmethod
+    def resample_hidden(self: G, seat: int | None, rng: random.Random) -> G:
+        """A copy in which everything ``seat`` cannot know (None: a spectator) is re-dealt from
+        ``rng``, consistently with what it has seen; it depends on the public history and that
+        seat's own knowledge only, never on the true hidden order. Search bots plan on these."""
+
     # ----------------------------------------------------------------- the integer layer
     @abstractmethod
     def action_table(self) -> list[Action]:
@@ -126,7 +133,7 @@ class Game(ABC):
         """Indices of the legal moves of ``seat`` (undo excluded)."""
 
     @abstractmethod
-    def why_illegal(self, seat: int, code: int) -> str | None:
+    def why_illegal(self, seat: int, code: int) -> Refusal | None:
         """None if move ``code`` is legal for ``seat`` now, else the reason in a player's words."""
 
     @abstractmethod

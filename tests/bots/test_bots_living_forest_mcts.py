@@ -9,7 +9,6 @@ from lf_hidden import reorder_hidden
 import glade
 from glade.bots import Budget
 from glade.bots import make_bot as make
-from glade.bots.determinize import determinize, known_on_top
 from glade.bots.mcts import MCTSBot
 from glade.living_forest.game import LivingForestGame
 
@@ -27,17 +26,17 @@ def _midgame(seed: int, steps: int) -> LivingForestGame:
 
 def test_living_forest_determinization_keeps_what_is_public() -> None:
     game = _midgame(1, 120)
-    sample = determinize(game, 0, random.Random(2))
+    sample = game.resample_hidden(0, random.Random(2))
     assert isinstance(sample, LivingForestGame)
     for s in range(2):
         assert sorted(sample.draw_stacks[s]) == sorted(game.draw_stacks[s])
-        top = known_on_top(game)[s]
+        top = game.known_on_top()[s]
         if top:
             assert sample.draw_stacks[s][-top:] == game.draw_stacks[s][-top:]
     assert [sorted(x) for x in sample.animal_stacks] == [sorted(x) for x in game.animal_stacks]
     assert sample.view(0) == game.view(0)
     other = reorder_hidden(game, 3)
-    again = determinize(other, 0, random.Random(2))
+    again = other.resample_hidden(0, random.Random(2))
     assert isinstance(again, LivingForestGame)
     assert again.draw_stacks == sample.draw_stacks and again.animal_stacks == sample.animal_stacks
 

@@ -9,7 +9,6 @@ import pytest
 import glade
 from glade.bots import Budget, bot_names, make_bot, mcts
 from glade.bots.adapter import Outcome
-from glade.bots.determinize import determinize
 from glade.bots.harmonies_greedy import HarmoniesGreedy
 from glade.bots.harmonies_search import (
     CELLS_PER_TURN,
@@ -55,25 +54,6 @@ def _reorder_hidden(game: HarmoniesGame, seed: int) -> HarmoniesGame:
             other.boards[s] = b2
     assert other.pouch != game.pouch and other.deck != game.deck
     return other
-
-
-def test_determinization_keeps_the_public_parts_and_resamples_the_hidden_ones() -> None:
-    game = _midgame(1, 4, players=3, spirits=True)
-    sample = determinize(game, 0, random.Random(5))
-    assert isinstance(sample, HarmoniesGame)
-    assert sorted(sample.pouch) == sorted(game.pouch) and sample.pouch != game.pouch
-    assert sorted(sample.deck) == sorted(game.deck) and sample.deck != game.deck
-    assert sample.view(0) == game.view(0)
-    assert game.fingerprint() != sample.fingerprint()
-
-
-def test_determinization_depends_only_on_the_seats_view() -> None:
-    game = glade.new_game("harmonies", seed=2, players=3, spirits=True)
-    assert isinstance(game, HarmoniesGame)
-    other = _reorder_hidden(game, 9)
-    a = determinize(game, 0, random.Random(3))
-    b = determinize(other, 0, random.Random(3))
-    assert a.fingerprint() == b.fingerprint()
 
 
 @pytest.mark.parametrize("spec", ["greedy", "mcts"])

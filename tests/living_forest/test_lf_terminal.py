@@ -106,10 +106,15 @@ def _step(g: Any, seat: int) -> Any:
 
 def test_attract_numbers_stay_put_and_words_pick_by_name() -> None:
     def attract(g: Any, seat: int) -> bool:
-        return (
-            _step(g, seat) == "attract"
-            and sum(a.type == "pick_card" for a in g.legal_actions(seat)) >= 3
-        )
+        picks = [a for a in g.legal_actions(seat) if a.type == "pick_card"]
+        if _step(g, seat) != "attract" or len(picks) < 3:
+            return False
+        for a in picks:  # whichever card is taken first, another stays affordable
+            after = g.copy()
+            after.apply(seat, a)
+            if not any(b.type == "pick_card" for b in after.legal_actions(seat)):
+                return False
+        return True
 
     client, seat = _find(attract)
     g = client.game
@@ -140,7 +145,10 @@ def test_move_tells_where_it_lands_and_whom_it_jumps() -> None:
             return False
         rock = v["spirits"][seat]["rock"]
         near = [r["rock"] for r in v["circle"] if r["spirit"] not in (None, seat)]
-        return any(0 < (r - rock) % 12 <= 2 for r in near)
+        steps = [a["steps"] for a in g.legal_actions(seat) if a.type == "move"]
+        # a rival no farther ahead than some legal move's length is jumped (occupied rocks are
+        # skipped, so that move lands beyond it)
+        return any(0 < (r - rock) % 12 <= max(steps, default=0) for r in near)
 
     client, seat = _find(jumping)
     g = client.game
