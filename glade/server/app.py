@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .config import Settings
+from .errors import ApiError
 from .models import (
     Created,
     CreateGame,
@@ -34,7 +35,7 @@ from .models import (
     PostAction,
 )
 from .storage import Storage
-from .tables import ApiError, Connection, Room, Tables
+from .tables import Connection, Room, Tables
 
 log = logging.getLogger("glade.server")
 
@@ -233,7 +234,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return _error(exc.status, exc.message)
+        return JSONResponse(exc.to_json(), status_code=exc.status)
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> JSONResponse:
+        # a bug (e.g. in an engine): logged with its traceback, answered 500, nothing changed
+        log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+        return _error(500, "the server failed on this request (a bug, logged); nothing changed")
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -354,7 +361,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         seat = room.seat_of(_bearer(authorization))
         if seat is None:
             raise ApiError(403, "a hint is for a player: send your seat token")
-        version, moves = await tables.hint(room, seat)
+        client = request.client.host if request.client else "unknown"
+        version, moves = await tables.hint(room, seat, client)
         best = moves[0]["actions"] if moves else []
         return JSONResponse({"version": version, "actions": best, "hints": moves})
 

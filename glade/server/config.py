@@ -24,6 +24,13 @@ class Settings:
     bot_seconds: float = 1.0
     # Worker processes for bot seats (the event loop never runs a bot itself).
     bot_workers: int = 2
+    # Worker processes for hints, apart from the bot workers (a hint flood never queues a bot).
+    hint_workers: int = 1
+    # Thinking time of one hint, in seconds (None: the bot time, at most 2 s).
+    hint_seconds: float | None = None
+    # Hints being worked out or waiting, over all clients (503 past it), and per client (429).
+    hint_queue: int = 4
+    hints_per_client: int = 1
     # A snapshot of the full state is stored every this many actions (and when a game ends).
     snapshot_every: int = 25
     # A table nobody touched for this many seconds leaves memory (it stays stored).

@@ -104,6 +104,31 @@ class StoredGame:
     actions: list[tuple[int, int, dict[str, Any]]]  # (version, seat, action) after the snapshot
 
 
+@dataclass
+class NewGame:
+    """A game about to be stored: its row and its seats."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    over: bool
+    client: str
+    at: float
+    seats: list[StoredSeat]
+
+
+@dataclass
+class OpenGame:
+    """A lobby entry: an unfinished game with an open human seat."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    created_at: float
+    seats: list[StoredSeat]
+
+
 def default_sqlite_path() -> Path:
     """The SQLite file in the user's data directory."""
     from platformdirs import user_data_path
@@ -347,7 +372,147 @@ class Storage:
                 self._reader = None
             raise
 
-    def load_game(self, conn: _Conn, game_id: str) -> StoredGame | None:
+    # ------------------------------------------------------------------ the repository
+    # Every statement the server runs is here, behind a named method; each returns a Future.
+    def add_game(self, game: NewGame) -> Future[None]:
+        """Store a new game and its seats (version 0) in one transaction."""
+        statements: list[Statement] = [
+            (
+                "INSERT INTO games (id, game, options, seed, version, over, open_seats, client, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
+                (
+                    game.id,
+                    game.game,
+                    json.dumps(game.options),
+                    str(game.seed),
+                    int(game.over),
+                    sum(s.kind == "human" and not s.name for s in game.seats),
+                    game.client,
+                    game.at,
+                    game.at,
+                ),
+            )
+        ]
+        for s in game.seats:
+            statements.append(
+                (
+                    "INSERT INTO seats (game_id, seat, kind, name, bot, token_hash) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (game.id, s.seat, s.kind, s.name, s.bot, s.token_hash),
+                )
+            )
+        return self.write(statements)
+
+    def record_action(
+        self,
+        game_id: str,
+        version: int,
+        seat: int,
+        action: str,
+        over: bool,
+        at: float,
+        snapshot: str | None = None,
+    ) -> Future[None]:
+        """Store action ``version`` of a game (JSON text) and the game's new version, with a
+        snapshot of the whole state after it when one is given."""
+        statements: list[Statement] = [
+            (
+                "INSERT INTO actions (game_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, version, seat, action, at),
+            ),
+            (
+                "UPDATE games SET version = ?, over = ?, updated_at = ? WHERE id = ?",
+                (version, int(over), at, game_id),
+            ),
+        ]
+        if snapshot is not None:
+            statements.append(
+                (
+                    "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
+                    (game_id, version, snapshot),
+                )
+            )
+        return self.write(statements)
+
+    def name_seat(
+        self, game_id: str, seat: int, name: str, token_hash: str, open_seats: int, at: float
+    ) -> Future[None]:
+        """A player took (or named) an open seat."""
+        return self.write(
+            [
+                (
+                    "UPDATE seats SET name = ?, token_hash = ? WHERE game_id = ? AND seat = ?",
+                    (name, token_hash, game_id, seat),
+                ),
+                (
+                    "UPDATE games SET open_seats = ?, updated_at = ? WHERE id = ?",
+                    (open_seats, at, game_id),
+                ),
+            ]
+        )
+
+    def load_game(self, game_id: str) -> Future[StoredGame | None]:
+        """Everything needed to rebuild one game (None: no such game)."""
+        return self.read_async(lambda c: self._load_game(c, game_id))
+
+    def unfinished_games_of(self, client: str) -> Future[int]:
+        """How many unfinished games ``client`` created."""
+        return self.read_async(
+            lambda c: int(
+                c.query("SELECT COUNT(*) FROM games WHERE client = ? AND over = 0", (client,))[0][0]
+            )
+        )
+
+    def unfinished_games_with_bots(self) -> Future[list[str]]:
+        """The ids of unfinished games that have a bot seat."""
+        return self.read_async(
+            lambda c: [
+                str(r[0])
+                for r in c.query(
+                    "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+                    "WHERE g.over = 0 AND s.kind = 'bot'"
+                )
+            ]
+        )
+
+    def open_games(self, limit: int) -> Future[list[OpenGame]]:
+        """The newest ``limit`` unfinished games with an open human seat (tokens left out)."""
+
+        def read(c: _Conn) -> list[OpenGame]:
+            rows = c.query(
+                "SELECT id, game, options, created_at FROM games WHERE open_seats > 0 AND over = 0 "
+                "ORDER BY created_at DESC LIMIT ?",
+                (limit,),
+            )
+            out = []
+            for gid, game, options, created in rows:
+                seats = [
+                    StoredSeat(int(r[0]), r[1], r[2], r[3], None)
+                    for r in c.query(
+                        "SELECT seat, kind, name, bot FROM seats WHERE game_id = ? ORDER BY seat",
+                        (gid,),
+                    )
+                ]
+                out.append(OpenGame(gid, game, json.loads(options), float(created), seats))
+            return out
+
+        return self.read_async(read)
+
+    def history(self, game_id: str, upto: int) -> Future[list[dict[str, Any]]]:
+        """Every stored action of a game up to version ``upto``, in order."""
+        return self.read_async(
+            lambda c: [
+                {"version": int(v), "seat": int(s), "action": json.loads(a), "at": float(t)}
+                for v, s, a, t in c.query(
+                    "SELECT version, seat, action, at FROM actions WHERE game_id = ? "
+                    "AND version <= ? ORDER BY version",
+                    (game_id, upto),
+                )
+            ]
+        )
+
+    @staticmethod
+    def _load_game(conn: _Conn, game_id: str) -> StoredGame | None:
         """Everything needed to rebuild one game: row, seats, last snapshot, actions after it."""
         rows = conn.query(
             "SELECT id, game, options, seed, version, over FROM games WHERE id = ?", (game_id,)

@@ -9,7 +9,6 @@ connection its own view and let the bot seats move.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import json
@@ -17,29 +16,24 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import glade
 from glade.bots import make_bot
 from glade.core import Action, BadInput, Game, IllegalAction
 
-from .botrunner import choose_actions, hint_moves, make_pool
+from .botrunner import BotRunner
 from .config import Settings
-from .storage import Statement, Storage, StorageError, StoredGame
+from .errors import ApiError
+from .storage import NewGame, Storage, StorageError, StoredGame, StoredSeat
 
 log = logging.getLogger("glade.server")
 
+T = TypeVar("T")
 
-class ApiError(Exception):
-    """An answer other than success: HTTP status plus one sentence."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+__all__ = ["ApiError", "Connection", "Room", "Seat", "Tables"]
 
 
 def hash_token(token: str) -> str:
@@ -185,20 +179,6 @@ def _rebuild(stored: StoredGame) -> Game:
     return state
 
 
-# Bots cheap enough to run on a thread; every other bot thinks in a worker process.
-FAST_BOTS = {"random"}
-
-
-def _offered(state: Game, seat: int, action: Action) -> bool:
-    """True if ``action`` is, in its exact JSON form, one of the actions offered to ``seat``."""
-    text = json.dumps(action.to_json(), sort_keys=True)
-    return any(
-        json.dumps(a.to_json(), sort_keys=True) == text
-        for a in state.legal_actions(seat)
-        if a == action
-    )
-
-
 class Tables:
     """Every table this server hosts, loaded from storage on first use."""
 
@@ -207,15 +187,21 @@ class Tables:
         self.storage = storage
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
-        self._pool: Executor | None = None
-        self._closing = False
+        self.bots = BotRunner(settings, self.act)
 
     # ------------------------------------------------------------------ storage helpers
-    async def _read(self, fn: Callable[[Any], Any]) -> Any:
-        return await asyncio.wrap_future(self.storage.read_async(fn))
+    @staticmethod
+    async def _wait(future: Future[T]) -> T:
+        return await asyncio.wrap_future(future)
 
-    async def _write(self, statements: list[Statement]) -> None:
-        await asyncio.wrap_future(self.storage.write(statements))
+    async def _write_or_503(self, future: Future[None]) -> None:
+        try:
+            await asyncio.wrap_future(future)
+        except StorageError as exc:
+            log.error("write failed: %s", exc)
+            raise ApiError(
+                503, "the game could not be saved, so nothing changed; try again"
+            ) from None
 
     # ------------------------------------------------------------------ loading
     async def get(self, game_id: str) -> Room:
@@ -230,7 +216,7 @@ class Tables:
             pending = asyncio.get_running_loop().create_future()
             self._loading[game_id] = pending
             try:
-                stored = await self._read(lambda c: self.storage.load_game(c, game_id))
+                stored = await self._wait(self.storage.load_game(game_id))
                 loaded = None if stored is None else self._room_from(stored)
                 if loaded is not None:
                     self.rooms[game_id] = loaded
@@ -268,14 +254,9 @@ class Tables:
 
     async def resume(self) -> int:
         """After a start: load unfinished games with bot seats and let their bots move."""
-        ids = await self._read(
-            lambda c: c.query(
-                "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
-                "WHERE g.over = 0 AND s.kind = 'bot'"
-            )
-        )
-        for (game_id,) in ids:
-            self.schedule_bots(await self.get(game_id))
+        ids = await self._wait(self.storage.unfinished_games_with_bots())
+        for game_id in ids:
+            self.bots.schedule(await self.get(game_id))
         return len(ids)
 
     # ------------------------------------------------------------------ creating and joining
@@ -289,10 +270,10 @@ class Tables:
                 422, f"the game is for {players} players but {len(seats)} seats were given"
             )
         seed = secrets.randbelow(2**63)
-        try:
-            state = glade.new_game(game, seed=seed, **options)
+        try:  # options as one dict: a "seed" or "name" key is an unknown option, not a keyword
+            state = glade.game_class(game).new(seed, options)
         except (BadInput, IllegalAction) as exc:
-            raise ApiError(422, str(exc)) from None
+            raise ApiError.refused(exc) from None
         except ImportError:
             raise ApiError(422, f"this server cannot host {game} yet") from None
         for spec in seats:
@@ -300,15 +281,13 @@ class Tables:
                 try:
                     make_bot(spec["bot"], state.game_name, 0)
                 except (BadInput, IllegalAction) as exc:
-                    raise ApiError(422, str(exc)) from None
+                    raise ApiError.refused(exc) from None
                 except ImportError:
                     raise ApiError(
                         422, f"the bot {spec['bot']!r} is not installed on this server yet"
                     ) from None
-        running = await self._read(
-            lambda c: c.query("SELECT COUNT(*) FROM games WHERE client = ? AND over = 0", (client,))
-        )
-        if int(running[0][0]) >= self.settings.max_games_per_client:
+        running = await self._wait(self.storage.unfinished_games_of(client))
+        if running >= self.settings.max_games_per_client:
             raise ApiError(
                 429,
                 f"you already have {self.settings.max_games_per_client} unfinished games; "
@@ -327,34 +306,22 @@ class Tables:
                 table_seats.append(
                     Seat(i, "bot", spec.get("name") or spec["bot"], spec["bot"], None)
                 )
-        stamp = time.time()
-        open_seats = sum(s.open for s in table_seats)
-        statements: list[Statement] = [
-            (
-                "INSERT INTO games (id, game, options, seed, version, over, open_seats, client, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    state.game_name,
-                    json.dumps(state.options),
-                    str(seed),
-                    int(state.is_over),
-                    open_seats,
-                    client,
-                    stamp,
-                    stamp,
-                ),
-            )
-        ]
-        for s in table_seats:
-            statements.append(
-                (
-                    "INSERT INTO seats (game_id, seat, kind, name, bot, token_hash) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, s.seat, s.kind, s.name, s.bot, s.token_hash),
+        await self._write_or_503(
+            self.storage.add_game(
+                NewGame(
+                    id=game_id,
+                    game=state.game_name,
+                    options=dict(state.options),
+                    seed=seed,
+                    over=state.is_over,
+                    client=client,
+                    at=time.time(),
+                    seats=[
+                        StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in table_seats
+                    ],
                 )
             )
-        await self._write_or_503(statements)
+        )
         room = Room(
             id=game_id,
             game=state.game_name,
@@ -365,7 +332,7 @@ class Tables:
             seats=table_seats,
         )
         self.rooms[game_id] = room
-        self.schedule_bots(room)
+        self.bots.schedule(room)
         return room, tokens
 
     async def join(
@@ -393,16 +360,7 @@ class Tables:
             digest = hash_token(new)
             open_after = sum(s.open for s in room.seats) - 1
             await self._write_or_503(
-                [
-                    (
-                        "UPDATE seats SET name = ?, token_hash = ? WHERE game_id = ? AND seat = ?",
-                        (name, digest, room.id, target.seat),
-                    ),
-                    (
-                        "UPDATE games SET open_seats = ?, updated_at = ? WHERE id = ?",
-                        (open_after, time.time(), room.id),
-                    ),
-                ]
+                self.storage.name_seat(room.id, target.seat, name, digest, open_after, time.time())
             )
             target.name = name
             target.token_hash = digest
@@ -411,69 +369,25 @@ class Tables:
         return target.seat, new
 
     async def lobby(self) -> list[dict[str, Any]]:
-        limit = self.settings.lobby_limit
-
-        def read(c: Any) -> list[dict[str, Any]]:
-            rows = c.query(
-                "SELECT id, game, options, created_at FROM games WHERE open_seats > 0 AND over = 0 "
-                "ORDER BY created_at DESC LIMIT ?",
-                (limit,),
-            )
-            out = []
-            for gid, game, options, created in rows:
-                seats = [
-                    Seat(int(r[0]), r[1], r[2], r[3], None).info()
-                    for r in c.query(
-                        "SELECT seat, kind, name, bot FROM seats WHERE game_id = ? ORDER BY seat",
-                        (gid,),
-                    )
-                ]
-                out.append(
-                    {
-                        "id": gid,
-                        "game": game,
-                        "options": json.loads(options),
-                        "seats": seats,
-                        "created_at": float(created),
-                    }
-                )
-            return out
-
-        result: list[dict[str, Any]] = await self._read(read)
-        return result
-
-    async def history(self, room: Room) -> list[dict[str, Any]]:
-        rows = await self._read(
-            lambda c: c.query(
-                "SELECT version, seat, action, at FROM actions WHERE game_id = ? AND version <= ? "
-                "ORDER BY version",
-                (room.id, room.version),
-            )
-        )
+        found = await self._wait(self.storage.open_games(self.settings.lobby_limit))
         return [
-            {"version": int(v), "seat": int(s), "action": json.loads(a), "at": float(t)}
-            for v, s, a, t in rows
+            {
+                "id": g.id,
+                "game": g.game,
+                "options": g.options,
+                "seats": [Seat(s.seat, s.kind, s.name, s.bot, None).info() for s in g.seats],
+                "created_at": g.created_at,
+            }
+            for g in found
         ]
 
+    async def history(self, room: Room) -> list[dict[str, Any]]:
+        return await self._wait(self.storage.history(room.id, room.version))
+
     # ------------------------------------------------------------------ hints and the past
-    async def hint(self, room: Room, seat: int) -> tuple[int, list[dict[str, Any]]]:
-        """The search bot's best moves for ``seat`` now, computed in the bot worker pool."""
-        async with room.lock:
-            if room.over:
-                raise ApiError(409, "the game is over: there is nothing left to suggest")
-            if seat not in room.state.to_act:
-                raise ApiError(409, "it is not your turn, so there is nothing to suggest yet")
-            snapshot = room.state.to_json()
-            version = room.version
-        seconds = min(self.settings.bot_seconds, 2.0)
-        loop = asyncio.get_running_loop()
-        moves: list[dict[str, Any]] = await asyncio.wait_for(
-            loop.run_in_executor(
-                self._bot_pool(), hint_moves, snapshot, seat, seconds, secrets.randbelow(2**63)
-            ),
-            timeout=10 + 10 * seconds,
-        )
-        return version, moves
+    async def hint(self, room: Room, seat: int, client: str) -> tuple[int, list[dict[str, Any]]]:
+        """The search bot's best moves for ``seat`` now (see :class:`BotRunner`)."""
+        return await self.bots.hint(room, seat, client)
 
     async def past_view(self, room: Room, move: int) -> dict[str, Any]:
         """A finished game's public view after the first ``move`` moves of its public log.
@@ -520,56 +434,38 @@ class Tables:
             try:
                 action = Action.from_json(raw)
             except IllegalAction as exc:
-                raise ApiError(422, str(exc)) from None
+                raise ApiError.refused(exc) from None
             if seat not in state.to_act and not (action.type == "undo" and state.can_undo(seat)):
                 raise ApiError(403, "it is not your turn")
             after = state.copy()
             try:
                 after.apply(seat, action)
-            except IllegalAction as exc:
-                raise ApiError(422, str(exc)) from None
-            except Exception:  # noqa: BLE001 - odd input the engine did not expect
-                log.exception("engine error on %r in game %s", raw, room.id)
-                raise ApiError(422, "this is not an action of this game") from None
-            if not _offered(state, seat, action):
-                # the engine took it only because e.g. true == 1 in Python; JSON says otherwise
-                raise ApiError(
-                    422, "this action is not written as the game writes it (check the field types)"
-                )
+            except (IllegalAction, BadInput) as exc:
+                raise ApiError.refused(exc) from None
+            # any other exception is a bug of the engine: it reaches the app's 500 handler,
+            # which logs it with its traceback; the table keeps the state from before
             new_version = room.version + 1
-            stamp = time.time()
-            statements: list[Statement] = [
-                (
-                    "INSERT INTO actions (game_id, version, seat, action, at) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (room.id, new_version, seat, json.dumps(action.to_json()), stamp),
-                ),
-                (
-                    "UPDATE games SET version = ?, over = ?, updated_at = ? WHERE id = ?",
-                    (new_version, int(after.is_over), stamp, room.id),
-                ),
-            ]
-            if after.is_over or new_version % self.settings.snapshot_every == 0:
-                statements.append(
-                    (
-                        "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
-                        (room.id, new_version, json.dumps(after.to_json())),
-                    )
+            over = after.is_over
+            snapshot = (
+                json.dumps(after.to_json())
+                if over or new_version % self.settings.snapshot_every == 0
+                else None
+            )
+            await self._write_or_503(
+                self.storage.record_action(
+                    room.id,
+                    new_version,
+                    seat,
+                    json.dumps(action.to_json()),
+                    over,
+                    time.time(),
+                    snapshot,
                 )
-            await self._write_or_503(statements)
+            )
             room.state = after
             room.version = new_version
         self.broadcast(room)
-        self.schedule_bots(room)
-
-    async def _write_or_503(self, statements: list[Statement]) -> None:
-        try:
-            await self._write(statements)
-        except StorageError as exc:
-            log.error("write failed: %s", exc)
-            raise ApiError(
-                503, "the game could not be saved, so nothing changed; try again"
-            ) from None
+        self.bots.schedule(room)
 
     # ------------------------------------------------------------------ pushing
     def subscribe(self, room: Room, conn: Connection) -> None:
@@ -585,70 +481,8 @@ class Tables:
         for conn in list(room.sockets):
             conn.offer(room.text(conn.seat))
 
-    # ------------------------------------------------------------------ bots
     def schedule_bots(self, room: Room) -> None:
-        if self._closing or room.over:
-            return
-        if room.bot_task is not None and not room.bot_task.done():
-            return
-        if any(room.seats[s].kind == "bot" for s in room.state.to_act):
-            room.bot_task = asyncio.get_running_loop().create_task(self._play_bots(room))
-
-    def _bot_pool(self) -> Executor:
-        if self._pool is None:
-            self._pool = make_pool(self.settings.bot_workers)
-        return self._pool
-
-    async def _play_bots(self, room: Room) -> None:
-        loop = asyncio.get_running_loop()
-        refused = 0
-        while not self._closing and not room.over:
-            bots = [s for s in room.state.to_act if room.seats[s].kind == "bot"]
-            if not bots:
-                return
-            seat = bots[0]
-            # a bot whose moves keep being refused plays random moves instead of looping
-            spec = (room.seats[seat].bot or "random") if refused < 3 else "random"
-            base_version = room.version
-            snapshot = room.state.to_json()
-            args = (snapshot, spec, seat, self.settings.bot_seconds, secrets.randbelow(2**63))
-            try:
-                if spec.split(":", 1)[0] in FAST_BOTS:
-                    # microseconds of work: a thread, so it never queues behind a thinking bot
-                    actions = await loop.run_in_executor(None, choose_actions, *args)
-                else:
-                    actions = await asyncio.wait_for(
-                        loop.run_in_executor(self._bot_pool(), choose_actions, *args),
-                        timeout=10 + 10 * self.settings.bot_seconds,
-                    )
-            except BrokenProcessPool:
-                log.error("the bot workers died; new ones start with the next move")
-                self._pool = None
-                actions = choose_actions(snapshot, "random", seat, 0.0, secrets.randbelow(2**63))
-            except Exception:  # noqa: BLE001 - a failing or stuck bot falls back to a random move
-                log.exception("bot %s failed in game %s; playing a random move", spec, room.id)
-                actions = choose_actions(snapshot, "random", seat, 0.0, secrets.randbelow(2**63))
-            if self._closing:
-                return
-            for action in actions:
-                if room.version != base_version and seat not in room.state.to_act:
-                    break
-                try:
-                    await self.act(room, seat, action, None)
-                except ApiError as exc:
-                    log.warning("bot %s move refused in game %s: %s", spec, room.id, exc.message)
-                    refused += 1
-                    break
-                base_version = room.version
+        self.bots.schedule(room)
 
     async def close(self) -> None:
-        self._closing = True
-        tasks = [r.bot_task for r in self.rooms.values() if r.bot_task is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        await self.bots.close()
