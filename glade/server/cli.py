@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from .config import Settings
 from .storage import dialect_for, env_default_url
@@ -46,6 +48,32 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=defaults.sqlite_synchronous,
         help="FULL survives power loss; NORMAL survives a crash of the server only",
     )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="IPS",
+        help="comma-separated addresses of reverse proxies whose X-Forwarded-For/-Proto to "
+        "trust (default: none, so every client is known by its own address)",
+    )
+    p.add_argument(
+        "--max-connections",
+        type=int,
+        default=0,
+        help="open HTTP connections before the longest idle one is closed "
+        "(default: what the file-descriptor limit allows)",
+    )
+    p.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a new connection has to send a request's headers",
+    )
+    p.add_argument(
+        "--keep-alive",
+        type=float,
+        default=75.0,
+        help="seconds an idle connection stays open between requests",
+    )
     p.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
 
 
@@ -54,6 +82,7 @@ def serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from .app import create_app
+    from .protocol import ConnectionGuard
 
     db = args.db or env_default_url()
     try:
@@ -73,6 +102,9 @@ def serve(args: argparse.Namespace) -> int:
         ),
         ("--bot-seconds", args.bot_seconds if args.bot_seconds > 0 else None),
         ("--bot-workers", args.bot_workers if args.bot_workers > 0 else None),
+        ("--max-connections", args.max_connections + 1 if args.max_connections >= 0 else None),
+        ("--header-timeout", args.header_timeout if args.header_timeout > 0 else None),
+        ("--keep-alive", args.keep_alive if args.keep_alive > 0 else None),
     ):
         if value is None:
             print(f"glade: {flag} must be a positive number (a port below 65536)", file=sys.stderr)
@@ -93,21 +125,49 @@ def serve(args: argparse.Namespace) -> int:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"glade: cannot open the database {db} ({first})", file=sys.stderr)
         return 2
+    proxies = [ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip()]
+    guard = ConnectionGuard(
+        header_seconds=args.header_timeout,
+        keep_alive_seconds=args.keep_alive,
+        max_header_bytes=settings.max_header_bytes,
+        max_connections=args.max_connections or None,
+    )
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=65536,
+        http=guard.protocol(),
+        # players think between moves: keep their connections open as browsers do
+        timeout_keep_alive=int(args.keep_alive) + 1,  # the guard closes them first
+        # uvicorn trusts 127.0.0.1 by default; glade trusts no proxy unless told
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies,
+    )
+    server = _server(config)
     try:
-        app = create_app(settings)
-        uvicorn.run(
-            app,
-            host=args.host,
-            port=args.port,
-            log_level=args.log_level,
-            ws_max_size=65536,
-            # players think between moves: keep their connections open as browsers do
-            timeout_keep_alive=75,
-        )
+        server.run()
     except OSError as exc:
         print(f"glade: cannot serve on {args.host}:{args.port} ({exc.strerror})", file=sys.stderr)
         return 2
-    return 0
+    return 0 if server.started else 2
+
+
+def _server(config: Any) -> Any:
+    """uvicorn's server, saying where to point a browser once it listens."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                host = self.config.host
+                shown = f"[{host}]" if ":" in host else host
+                print(f"glade: serving on http://{shown}:{self.config.port}/", flush=True)
+
+    return Server(config)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

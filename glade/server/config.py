@@ -20,6 +20,12 @@ class Settings:
     messages_per_second: float = 20.0
     # Largest request body or WebSocket message accepted, in bytes.
     max_body_bytes: int = 16_384
+    # Largest request line plus headers, in bytes (431 past it).
+    max_header_bytes: int = 16_384
+    # A request body must arrive within this many seconds of its headers (408 past it).
+    body_seconds: float = 10.0
+    # Open WebSockets one address may hold (close 1008 past it).
+    sockets_per_client: int = 32
     # Thinking time of a bot seat per move, in seconds (search bots use it; random ignores it).
     bot_seconds: float = 1.0
     # Worker processes for bot seats (the event loop never runs a bot itself).

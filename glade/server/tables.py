@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -32,6 +33,7 @@ from .storage import NewGame, Storage, StorageError, StoredGame, StoredSeat
 log = logging.getLogger("glade.server")
 
 T = TypeVar("T")
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]+")  # secrets.token_urlsafe
 
 __all__ = ["ApiError", "Connection", "Room", "Seat", "Tables"]
 
@@ -209,7 +211,7 @@ class Tables:
         if room is not None:
             room.touched = time.monotonic()
             return room
-        if len(game_id) > 64:
+        if len(game_id) > 64 or not _GAME_ID.fullmatch(game_id):
             raise ApiError(404, "there is no game with this id")
         pending = self._loading.get(game_id)
         if pending is None:
