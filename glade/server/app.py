@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .accesslog import AccessLog
 from .config import Settings
 from .errors import ApiError
 from .models import (
@@ -323,6 +324,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(
         GuardMiddleware, settings=settings, limiter=limiter, client_of=client_address
     )
+    if settings.access_log:
+        app.add_middleware(AccessLog, form=settings.access_log)  # outermost: sees every answer
+    app.state.draining = False
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
@@ -470,6 +474,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = tables_of(request)
         room = await tables.get(game_id)
         return JSONResponse(await tables.past_view(room, move))
+
+    @app.get(
+        "/api/health",
+        responses={503: {"model": Error, "description": "stopping, or the database is down"}},
+        summary="200 while this process serves and reaches its database (for load balancers)",
+    )
+    async def health(request: Request) -> Any:
+        if request.app.state.draining:
+            return _error(503, "this server is stopping; use another one")
+        tables = tables_of(request)
+        try:
+            await asyncio.wait_for(asyncio.wrap_future(tables.storage.ping()), 5.0)
+        except Exception as exc:  # noqa: BLE001 - any failure means the same to a load balancer
+            log.warning("health check: the database does not answer (%s)", exc)
+            return _error(503, "this server cannot reach its database")
+        return JSONResponse(
+            {"status": "ok", "database": tables.storage.kind, "tables": len(tables.rooms)}
+        )
 
     @app.get(
         "/api/lobby",

@@ -74,6 +74,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=75.0,
         help="seconds an idle connection stays open between requests",
     )
+    p.add_argument(
+        "--access-log",
+        default="common",
+        metavar="FORM",
+        help="one line per request on standard output: common (Common Log Format), combined, "
+        "json, off, or a format of the fields {client} {time} {method} {path} {protocol} "
+        "{status} {bytes} {referer} {user_agent} {ms}",
+    )
+    p.add_argument(
+        "--shutdown-timeout",
+        type=float,
+        default=30.0,
+        help="on SIGTERM, seconds to let requests in flight finish before stopping",
+    )
     p.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
 
 
@@ -105,12 +119,23 @@ def serve(args: argparse.Namespace) -> int:
         ("--max-connections", args.max_connections + 1 if args.max_connections >= 0 else None),
         ("--header-timeout", args.header_timeout if args.header_timeout > 0 else None),
         ("--keep-alive", args.keep_alive if args.keep_alive > 0 else None),
+        ("--shutdown-timeout", args.shutdown_timeout if args.shutdown_timeout > 0 else None),
     ):
         if value is None:
             print(f"glade: {flag} must be a positive number (a port below 65536)", file=sys.stderr)
             return 2
+    access = None if args.access_log == "off" else args.access_log
+    if access is not None:
+        from .accesslog import check_format
+
+        try:
+            check_format(access)
+        except ValueError as exc:
+            print(f"glade: {exc}", file=sys.stderr)
+            return 2
     settings = Settings(
         db=db,
+        access_log=access,
         sqlite_synchronous=args.sqlite_synchronous,
         max_games_per_client=args.max_games_per_client,
         messages_per_second=args.messages_per_second,
@@ -132,6 +157,7 @@ def serve(args: argparse.Namespace) -> int:
         max_header_bytes=settings.max_header_bytes,
         max_connections=args.max_connections or None,
     )
+    _logging(args.log_level)
     app = create_app(settings)
     config = uvicorn.Config(
         app,
@@ -145,8 +171,10 @@ def serve(args: argparse.Namespace) -> int:
         # uvicorn trusts 127.0.0.1 by default; glade trusts no proxy unless told
         proxy_headers=bool(proxies),
         forwarded_allow_ips=proxies,
+        access_log=False,  # glade writes its own (--access-log)
+        timeout_graceful_shutdown=int(args.shutdown_timeout + 0.999),
     )
-    server = _server(config)
+    server = _server(config, app)
     try:
         server.run()
     except OSError as exc:
@@ -155,11 +183,34 @@ def serve(args: argparse.Namespace) -> int:
     return 0 if server.started else 2
 
 
-def _server(config: Any) -> Any:
-    """uvicorn's server, saying where to point a browser once it listens."""
+def _logging(level: str) -> None:
+    """The access log on standard output, the server's own log (tracebacks too) on stderr."""
+    import logging
+
+    access = logging.getLogger("glade.access")
+    out = logging.StreamHandler(sys.stdout)
+    out.setFormatter(logging.Formatter("%(message)s"))
+    access.addHandler(out)
+    access.setLevel(logging.INFO)
+    access.propagate = False
+    server = logging.getLogger("glade.server")
+    err = logging.StreamHandler(sys.stderr)
+    err.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    server.addHandler(err)
+    server.setLevel(level.upper())
+    server.propagate = False
+
+
+def _server(config: Any, app: Any) -> Any:
+    """uvicorn's server, saying where to point a browser once it listens; on SIGTERM or
+    SIGINT the health check says 503 at once while requests in flight finish."""
     import uvicorn
 
     class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            app.state.draining = True
+            super().handle_exit(sig, frame)
+
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
             if self.started:

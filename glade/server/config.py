@@ -41,5 +41,8 @@ class Settings:
     snapshot_every: int = 25
     # A table nobody touched for this many seconds leaves memory (it stays stored).
     room_idle_seconds: float = 600.0
+    # Access log form ("common", "combined", "json" or a format of glade.server.accesslog's
+    # fields); None: no access log.
+    access_log: str | None = None
     # Lobby list length.
     lobby_limit: int = 50

@@ -451,6 +451,10 @@ class Storage:
             ]
         )
 
+    def ping(self) -> Future[None]:
+        """A round trip to the database (the health check)."""
+        return self.read_async(lambda c: c.query("SELECT 1") and None)
+
     def load_game(self, game_id: str) -> Future[StoredGame | None]:
         """Everything needed to rebuild one game (None: no such game)."""
         return self.read_async(lambda c: self._load_game(c, game_id))
