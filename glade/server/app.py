@@ -293,10 +293,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if resumed:
             log.info("resumed %d games with bot seats", resumed)
 
+        tables.listen()
+
         async def sweep() -> None:
+            every = min(60.0, settings.room_idle_seconds)
+            last = time.monotonic()
             while True:
-                await asyncio.sleep(min(60.0, settings.room_idle_seconds))
-                tables.evict_idle(settings.room_idle_seconds)
+                await asyncio.sleep(2.0)
+                if storage.kind == "postgresql":  # several processes may share the games
+                    tables.stalled_bots(5.0 + 3 * settings.bot_seconds)
+                if time.monotonic() - last >= every:
+                    last = time.monotonic()
+                    tables.evict_idle(settings.room_idle_seconds)
 
         sweeper = asyncio.get_running_loop().create_task(sweep())
         try:

@@ -166,6 +166,8 @@ class BotRunner:
                 try:
                     await self.act(room, seat, action, None)
                 except ApiError as exc:
+                    if exc.status == 409:  # another process moved first: look again
+                        break
                     log.warning("bot %s move refused in game %s: %s", spec, room.id, exc.message)
                     refused += 1
                     break

@@ -39,6 +39,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="requests and WebSocket messages one address may send a second",
     )
     p.add_argument(
+        "--sockets-per-client",
+        type=int,
+        default=defaults.sockets_per_client,
+        help="open WebSockets one address may hold",
+    )
+    p.add_argument(
         "--bot-seconds", type=float, default=defaults.bot_seconds, help="bot thinking time"
     )
     p.add_argument("--bot-workers", type=int, default=defaults.bot_workers, help="bot processes")
@@ -115,6 +121,7 @@ def serve(args: argparse.Namespace) -> int:
             args.messages_per_second if args.messages_per_second > 0 else None,
         ),
         ("--bot-seconds", args.bot_seconds if args.bot_seconds > 0 else None),
+        ("--sockets-per-client", args.sockets_per_client if args.sockets_per_client > 0 else None),
         ("--bot-workers", args.bot_workers if args.bot_workers > 0 else None),
         ("--max-connections", args.max_connections + 1 if args.max_connections >= 0 else None),
         ("--header-timeout", args.header_timeout if args.header_timeout > 0 else None),
@@ -140,6 +147,7 @@ def serve(args: argparse.Namespace) -> int:
         max_games_per_client=args.max_games_per_client,
         messages_per_second=args.messages_per_second,
         bot_seconds=args.bot_seconds,
+        sockets_per_client=args.sockets_per_client,
         bot_workers=args.bot_workers,
     )
     try:  # open the database once first: a wrong URL is a sentence, not a traceback

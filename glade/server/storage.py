@@ -81,6 +81,21 @@ class StorageError(RuntimeError):
     """The database refused or failed a write; the action it carried was not stored."""
 
 
+class StorageConflict(StorageError):
+    """Another process stored that version of the game first (the database decided)."""
+
+
+# PostgreSQL channel on which every committed change of a game is announced: "<game id> <what>"
+CHANNEL = "glade_changes"
+
+
+def _is_conflict(exc: BaseException) -> bool:
+    """A unique-key violation: the row (e.g. a game's next version) is already there."""
+    if isinstance(exc, sqlite3.IntegrityError):
+        return "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc)
+    return getattr(exc, "sqlstate", None) == "23505"
+
+
 @dataclass
 class StoredSeat:
     seat: int
@@ -173,7 +188,11 @@ class _Postgres(_Dialect):
     def connect(self) -> Any:
         import psycopg
 
-        return psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+        # no server-side prepared statements: after a refused write in pipeline mode (a lost
+        # race) psycopg's record of them drifts from the server's ("_pg3_1 does not exist")
+        return psycopg.connect(
+            self.url, autocommit=True, connect_timeout=10, prepare_threshold=None
+        )
 
     def sql(self, text: str) -> str:
         return text.replace("?", "%s")
@@ -247,6 +266,7 @@ class Storage:
         self._reader_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="glade-db-read")
         self._reader: _Conn | None = None
         self._closed = False
+        self._listener: threading.Thread | None = None
         self._writer_conn = _Conn(self.dialect)
         self._writer.start()
 
@@ -347,7 +367,12 @@ class Storage:
                 for one in batch:
                     self._commit_batch(conn, [one])
                 return
-            _settle(batch[0][1], StorageError(f"the database refused the write: {exc}"))
+            error: StorageError = (
+                StorageConflict(f"another process stored it first: {exc}")
+                if _is_conflict(exc)
+                else StorageError(f"the database refused the write: {exc}")
+            )
+            _settle(batch[0][1], error)
             return
         for _, fut in batch:
             _settle(fut, None)
@@ -432,7 +457,14 @@ class Storage:
                     (game_id, version, snapshot),
                 )
             )
+        statements += self._announce(game_id, str(version))
         return self.write(statements)
+
+    def _announce(self, game_id: str, what: str) -> list[Statement]:
+        """PostgreSQL: tell every listening process, at commit, that the game changed."""
+        if self.kind != "postgresql":
+            return []
+        return [("SELECT pg_notify(?, ?)", (CHANNEL, f"{game_id} {what}"))]
 
     def name_seat(
         self, game_id: str, seat: int, name: str, token_hash: str, open_seats: int, at: float
@@ -448,8 +480,71 @@ class Storage:
                     "UPDATE games SET open_seats = ?, updated_at = ? WHERE id = ?",
                     (open_seats, at, game_id),
                 ),
+                *self._announce(game_id, "seats"),
             ]
         )
+
+    def changes_since(
+        self, game_id: str, version: int
+    ) -> Future[tuple[list[StoredSeat], list[tuple[int, int, dict[str, Any]]]]]:
+        """A game's seats now and its actions after ``version`` (another process stored them)."""
+
+        def read(c: _Conn) -> tuple[list[StoredSeat], list[tuple[int, int, dict[str, Any]]]]:
+            seats = [
+                StoredSeat(int(r[0]), r[1], r[2], r[3], r[4])
+                for r in c.query(
+                    "SELECT seat, kind, name, bot, token_hash FROM seats WHERE game_id = ? "
+                    "ORDER BY seat",
+                    (game_id,),
+                )
+            ]
+            actions = [
+                (int(r[0]), int(r[1]), json.loads(r[2]))
+                for r in c.query(
+                    "SELECT version, seat, action FROM actions WHERE game_id = ? AND version > ? "
+                    "ORDER BY version",
+                    (game_id, version),
+                )
+            ]
+            return seats, actions
+
+        return self.read_async(read)
+
+    def listen(self, heard: Callable[[str, str], None], reconnected: Callable[[], None]) -> None:
+        """PostgreSQL: call ``heard(game_id, what)`` (on a thread) for every change any process
+        commits, and ``reconnected()`` after the listening connection was lost and came back
+        (changes may have been missed). SQLite: nothing (one process)."""
+        if self.kind != "postgresql" or self._listener is not None:
+            return
+        self._listener = threading.Thread(
+            target=self._listen_loop, args=(heard, reconnected), name="glade-db-listen", daemon=True
+        )
+        self._listener.start()
+
+    def _listen_loop(
+        self, heard: Callable[[str, str], None], reconnected: Callable[[], None]
+    ) -> None:
+        first = True
+        while not self._closed:
+            try:
+                conn = _Conn(self.dialect)
+            except Exception:  # noqa: BLE001 - the database is away: try again shortly
+                time.sleep(0.5)
+                continue
+            try:
+                conn.execute(f"LISTEN {CHANNEL}")
+                if not first:
+                    reconnected()
+                first = False
+                while not self._closed:
+                    for note in conn.raw.notifies(timeout=0.5):
+                        game_id, _, what = note.payload.partition(" ")
+                        heard(game_id, what)
+            except Exception:  # noqa: BLE001 - the connection broke: listen again
+                time.sleep(0.2)
+            finally:
+                with contextlib.suppress(Exception):
+                    conn.close()
 
     def ping(self) -> Future[None]:
         """A round trip to the database (the health check)."""
@@ -566,6 +661,8 @@ class Storage:
         self._closed = True
         self._writes.put(None)
         self._writer.join(timeout=30)
+        if self._listener is not None:
+            self._listener.join(timeout=5)
         if self._reader is not None:
             reader = self._reader
             self._reader_pool.submit(reader.close).result()

@@ -28,7 +28,7 @@ from glade.core import Action, BadInput, Game, IllegalAction
 from .botrunner import BotRunner
 from .config import Settings
 from .errors import ApiError
-from .storage import NewGame, Storage, StorageError, StoredGame, StoredSeat
+from .storage import NewGame, Storage, StorageConflict, StorageError, StoredGame, StoredSeat
 
 log = logging.getLogger("glade.server")
 
@@ -105,6 +105,9 @@ class Room:
     sockets: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)
+    changed: float = field(default_factory=time.monotonic)  # when the version last moved
+    refresh_task: asyncio.Task[None] | None = None
+    refresh_again: bool = False
     # JSON text of each seat's picture at ``_texts_version`` (GET, POST and pushes share it)
     _texts: dict[int | None, str] = field(default_factory=dict)
     _texts_version: int = -1
@@ -127,7 +130,8 @@ class Room:
     def idle(self) -> bool:
         """Nobody is connected, acting or thinking here: memory may let it go."""
         busy = self.bot_task is not None and not self.bot_task.done()
-        return not self.sockets and not busy and not self.lock.locked()
+        catching_up = self.refresh_task is not None and not self.refresh_task.done()
+        return not self.sockets and not busy and not catching_up and not self.lock.locked()
 
     @property
     def over(self) -> bool:
@@ -199,6 +203,8 @@ class Tables:
     async def _write_or_503(self, future: Future[None]) -> None:
         try:
             await asyncio.wrap_future(future)
+        except StorageConflict:
+            raise
         except StorageError as exc:
             log.error("write failed: %s", exc)
             raise ApiError(
@@ -426,6 +432,8 @@ class Tables:
 
     async def _act(self, room: Room, seat: int, raw: dict[str, Any], version: int | None) -> None:
         async with room.lock:
+            if version is not None and version > room.version:
+                await self._catch_up(room)  # the client saw a change this process has not yet
             if version is not None and version != room.version:
                 raise ApiError(
                     409, f"the game has moved on to version {room.version}; reload and try again"
@@ -453,21 +461,117 @@ class Tables:
                 if over or new_version % self.settings.snapshot_every == 0
                 else None
             )
-            await self._write_or_503(
-                self.storage.record_action(
-                    room.id,
-                    new_version,
-                    seat,
-                    json.dumps(action.to_json()),
-                    over,
-                    time.time(),
-                    snapshot,
+            try:
+                await self._write_or_503(
+                    self.storage.record_action(
+                        room.id,
+                        new_version,
+                        seat,
+                        json.dumps(action.to_json()),
+                        over,
+                        time.time(),
+                        snapshot,
+                    )
                 )
-            )
-            room.state = after
-            room.version = new_version
+            except StorageConflict:
+                # another process stored this version first: catch up, and say so
+                await self._catch_up(room)
+                conflict = True
+            else:
+                room.state = after
+                room.version = new_version
+                room.changed = time.monotonic()
+                conflict = False
         self.broadcast(room)
+        if conflict:
+            raise ApiError(
+                409, f"the game has moved on to version {room.version}; reload and try again"
+            )
         self.bots.schedule(room)
+
+    # ------------------------------------------------------------------ other processes
+    def listen(self) -> None:
+        """Hear the changes other processes commit to the same PostgreSQL (SQLite: nothing)."""
+        loop = asyncio.get_running_loop()
+
+        def heard(game_id: str, what: str) -> None:
+            loop.call_soon_threadsafe(self._heard, game_id, what)
+
+        def reconnected() -> None:
+            loop.call_soon_threadsafe(self._heard_all)
+
+        self.storage.listen(heard, reconnected)
+
+    def _heard(self, game_id: str, what: str) -> None:
+        room = self.rooms.get(game_id)
+        if room is None:
+            return  # not in memory here: it is read fresh when asked for
+        if what.isdigit() and int(what) <= room.version:
+            return  # this process stored it (or already caught up)
+        self.refresh(room)
+
+    def _heard_all(self) -> None:
+        for room in list(self.rooms.values()):
+            self.refresh(room)
+
+    def refresh(self, room: Room) -> None:
+        """Catch the table up with storage soon, then push; several calls make one read."""
+        if room.refresh_task is not None and not room.refresh_task.done():
+            room.refresh_again = True
+            return
+        room.refresh_task = asyncio.get_running_loop().create_task(self._refresh(room))
+
+    async def _refresh(self, room: Room) -> None:
+        while True:
+            room.refresh_again = False
+            try:
+                async with room.lock:
+                    changed = await self._catch_up(room)
+            except Exception:  # noqa: BLE001 - e.g. the database is away; the next change retries
+                log.exception("could not catch up game %s", room.id)
+                return
+            if changed:
+                self.broadcast(room)
+            if not room.refresh_again:
+                return
+
+    async def _catch_up(self, room: Room) -> bool:
+        """Apply what other processes stored after ``room.version`` (the lock is held)."""
+        seats, actions = await self._wait(self.storage.changes_since(room.id, room.version))
+        changed = False
+        for stored in seats:
+            seat = room.seats[stored.seat]
+            if (seat.name, seat.token_hash) != (stored.name, stored.token_hash):
+                seat.name, seat.token_hash = stored.name, stored.token_hash
+                changed = True
+        if actions:
+            state = room.state.copy()
+            version = room.version
+            for number, seat_no, action in actions:
+                if number != version + 1:
+                    break
+                state.apply(seat_no, action)
+                version = number
+            room.state, room.version = state, version
+            room.changed = time.monotonic()
+            changed = True
+        if changed:
+            room.forget_texts()
+        return changed
+
+    def stalled_bots(self, older_than: float) -> int:
+        """Start the bots of tables whose bot has been due for ``older_than`` seconds with no
+        process playing it (the process that would have was killed); returns how many."""
+        cutoff = time.monotonic() - older_than
+        started = 0
+        for room in list(self.rooms.values()):
+            busy = room.bot_task is not None and not room.bot_task.done()
+            if busy or room.over or room.changed > cutoff:
+                continue
+            if any(room.seats[s].kind == "bot" for s in room.state.to_act):
+                self.bots.schedule(room)
+                started += 1
+        return started
 
     # ------------------------------------------------------------------ pushing
     def subscribe(self, room: Room, conn: Connection) -> None:
