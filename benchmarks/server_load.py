@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.measure_from = 0.0  # perf_counter time the measured window opens (after warm-up)
         self.actions = 0
         self.errors: dict[str, int] = {}
         self.games = 0
@@ -179,8 +180,9 @@ async def _play(
         except TimeoutError:
             stats.error("push timeout")
             return
-        stats.latencies.append(arrived - sent)
-        stats.actions += 1
+        if sent >= stats.measure_from:
+            stats.latencies.append(arrived - sent)
+            stats.actions += 1
 
 
 def free_port() -> int:
@@ -256,16 +258,25 @@ def cpu_seconds(pids: list[int]) -> float:
 
 async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dict[str, Any]:
     stats = Stats()
-    cpu_before = cpu_seconds(pids) if pids else 0.0
     start = time.perf_counter()
-    stop = start + args.seconds
+    stats.measure_from = start + args.warmup
+    cpu_before = 0.0
+
+    async def open_window() -> None:
+        nonlocal cpu_before
+        await asyncio.sleep(args.warmup)
+        cpu_before = cpu_seconds(pids) if pids else 0.0
+
+    window = asyncio.create_task(open_window())
+    stop = start + args.warmup + args.seconds
     rng = random.Random(args.seed)
     tasks = [
         asyncio.create_task(table(urls, i, args, stats, stop, random.Random(rng.random())))
         for i in range(args.tables)
     ]
     results = await asyncio.gather(*tasks, return_exceptions=True)
-    elapsed = time.perf_counter() - start
+    await window
+    elapsed = time.perf_counter() - stats.measure_from
     cpu = cpu_seconds(pids) - cpu_before if pids else float("nan")
     for res in results:
         if isinstance(res, BaseException):
@@ -307,6 +318,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=30.0)
     p.add_argument("--think", type=float, default=0.5, help="mean pause between moves, seconds")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--warmup",
+        type=float,
+        default=10.0,
+        help="seconds of play (tables created, sockets opened) before the measured window",
+    )
     p.add_argument("--url", default=None, help="a running server (default: start one)")
     p.add_argument("--db", default=None, help="database of the started server (default: SQLite)")
     p.add_argument(
