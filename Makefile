@@ -27,9 +27,10 @@ types: $(STAMP)
 
 # The browser tests drive Debian's chromium through Playwright (never `playwright install`); a CJK
 # font makes the Korean and Chinese pages readable in their screenshots.
+# caddy: the deployment's reverse proxy, whose configuration a server test validates
 browser:
-	@if [ ! -x /usr/bin/chromium ] || ! fc-list :lang=ko 2>/dev/null | grep -q .; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei >/dev/null; \
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list :lang=ko 2>/dev/null | grep -q . || ! command -v caddy >/dev/null; then \
+		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei caddy >/dev/null; \
 	fi
 
 # The server's storage tests also run against a real PostgreSQL on loopback: tests/server/pg.sh

@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.measure_from = 0.0  # perf_counter time the measured window opens (after warm-up)
         self.actions = 0
         self.errors: dict[str, int] = {}
         self.games = 0
@@ -79,31 +80,40 @@ class Seat:
 
 
 async def table(
-    url: str,
-    ws_base: str,
+    urls: list[str],
+    index: int,
     args: argparse.Namespace,
     stats: Stats,
     stop: float,
     rng: random.Random,
 ) -> None:
-    """Play tables one after another until the time is up (one HTTP connection per table)."""
-    connector = aiohttp.TCPConnector(limit=4)
+    """Play tables one after another until the time is up. Seat ``i`` of table ``index`` talks
+    to process ``(index + i) % len(urls)`` (so with two processes the seats of one table are on
+    different processes); one HTTP connection pool per process and table."""
     timeout = aiohttp.ClientTimeout(total=30)
-    async with aiohttp.ClientSession(url, connector=connector, timeout=timeout) as http:
-        await _tables(http, ws_base, args, stats, stop, rng)
+    sessions = [
+        aiohttp.ClientSession(u, connector=aiohttp.TCPConnector(limit=4), timeout=timeout)
+        for u in urls
+    ]
+    try:
+        await _tables(sessions, index, args, stats, stop, rng)
+    finally:
+        for session in sessions:
+            await session.close()
 
 
 async def _tables(
-    http: aiohttp.ClientSession,
-    ws_base: str,
+    sessions: list[aiohttp.ClientSession],
+    index: int,
     args: argparse.Namespace,
     stats: Stats,
     stop: float,
     rng: random.Random,
 ) -> None:
+    home = sessions[index % len(sessions)]
     while time.perf_counter() < stop:
         seats_spec = [{"kind": "human", "name": f"p{i}"} for i in range(args.players)]
-        async with http.post("/api/games", json={"game": args.game, "seats": seats_spec}) as r:
+        async with home.post("/api/games", json={"game": args.game, "seats": seats_spec}) as r:
             if r.status != 201:
                 stats.error(f"create {r.status}")
                 await asyncio.sleep(1)
@@ -111,14 +121,15 @@ async def _tables(
             body = await r.json()
         game_id = body["id"]
         tokens = [s["token"] for s in body["seats"]]
+        mine = [sessions[(index + i) % len(sessions)] for i in range(len(tokens))]
         sockets = [
-            await http.ws_connect(f"/api/games/{game_id}/ws?token={t}", max_msg_size=2**22)
-            for t in tokens
+            await mine[i].ws_connect(f"/api/games/{game_id}/ws?token={t}", max_msg_size=2**22)
+            for i, t in enumerate(tokens)
         ]
         seats = [Seat(ws) for ws in sockets]
         listeners = [asyncio.create_task(s.listen(stats)) for s in seats]
         try:
-            await _play(http, game_id, tokens, seats, args, stats, stop, rng)
+            await _play(mine, game_id, tokens, seats, args, stats, stop, rng)
         finally:
             for ws in sockets:
                 await ws.close()
@@ -127,7 +138,7 @@ async def _tables(
 
 
 async def _play(
-    http: aiohttp.ClientSession,
+    https: list[aiohttp.ClientSession],
     game_id: str,
     tokens: list[str],
     seats: list[Seat],
@@ -151,7 +162,7 @@ async def _play(
         choices = [a for a in mine["legal_actions"] if a["type"] != "undo"]
         await asyncio.sleep(rng.expovariate(1 / args.think) if args.think > 0 else 0)
         sent = time.perf_counter()
-        async with http.post(
+        async with https[seat].post(
             f"/api/games/{game_id}/actions",
             json={"action": rng.choice(choices), "version": version},
             headers={"Authorization": f"Bearer {tokens[seat]}"},
@@ -169,8 +180,9 @@ async def _play(
         except TimeoutError:
             stats.error("push timeout")
             return
-        stats.latencies.append(arrived - sent)
-        stats.actions += 1
+        if sent >= stats.measure_from:
+            stats.latencies.append(arrived - sent)
+            stats.actions += 1
 
 
 def free_port() -> int:
@@ -180,53 +192,92 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: str | None) -> tuple[subprocess.Popen[bytes], str, str | None]:
-    port = free_port()
-    folder = None
+def start_servers(
+    db: str | None, processes: int
+) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
+    """``processes`` servers on one database (a fresh SQLite file unless ``db``)."""
     if db is None:
+        if processes > 1:
+            raise SystemExit("several processes need --db postgresql://…")
         folder = tempfile.mkdtemp(prefix="glade-load-")
         db = f"sqlite:///{folder}/load.sqlite3"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "glade.server",
-            "--port",
-            str(port),
-            "--db",
-            db,
-            "--messages-per-second",
-            "1000000",
-            "--max-games-per-client",
-            "1000000",
-        ],
-        env=env,
-    )
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(url + "/openapi.json", timeout=1).status_code == 200:
-                return proc, url, folder
-        except httpx.HTTPError:
+    procs, urls = [], []
+    for _ in range(processes):
+        port = free_port()
+        procs.append(
+            subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "glade.server",
+                    "--port",
+                    str(port),
+                    "--db",
+                    db,
+                    "--messages-per-second",
+                    "1000000",
+                    "--max-games-per-client",
+                    "1000000",
+                    "--sockets-per-client",
+                    "1000000",
+                    "--access-log",
+                    "off",
+                ],
+                env=env,
+                stdout=subprocess.DEVNULL,
+            )
+        )
+        urls.append(f"http://127.0.0.1:{port}")
+    for url in urls:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                if httpx.get(url + "/api/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if time.monotonic() > deadline:
+                for p in procs:
+                    p.kill()
+                raise SystemExit("the server did not start")
             time.sleep(0.1)
-    proc.kill()
-    raise SystemExit("the server did not start")
+    return procs, urls
 
 
-async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
+def cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU time used so far by these processes (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        with open(f"/proc/{pid}/stat") as fh:
+            fields = fh.read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime
+    return total / tick
+
+
+async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dict[str, Any]:
     stats = Stats()
-    ws_base = url.replace("http", "ws", 1)
     start = time.perf_counter()
-    stop = start + args.seconds
+    stats.measure_from = start + args.warmup
+    cpu_before = 0.0
+
+    async def open_window() -> None:
+        nonlocal cpu_before
+        await asyncio.sleep(args.warmup)
+        cpu_before = cpu_seconds(pids) if pids else 0.0
+
+    window = asyncio.create_task(open_window())
+    stop = start + args.warmup + args.seconds
     rng = random.Random(args.seed)
     tasks = [
-        asyncio.create_task(table(url, ws_base, args, stats, stop, random.Random(rng.random())))
-        for _ in range(args.tables)
+        asyncio.create_task(table(urls, i, args, stats, stop, random.Random(rng.random())))
+        for i in range(args.tables)
     ]
     results = await asyncio.gather(*tasks, return_exceptions=True)
-    elapsed = time.perf_counter() - start
+    await window
+    elapsed = time.perf_counter() - stats.measure_from
+    cpu = cpu_seconds(pids) - cpu_before if pids else float("nan")
     for res in results:
         if isinstance(res, BaseException):
             stats.error(f"table: {type(res).__name__}: {res}")
@@ -248,6 +299,12 @@ async def run(args: argparse.Namespace, url: str) -> dict[str, Any]:
         "latency_ms_p99": pct(0.99),
         "latency_ms_max": round(1000 * lat[-1], 2) if lat else float("nan"),
         "latency_ms_mean": round(1000 * statistics.fmean(lat), 2) if lat else float("nan"),
+        "processes": len(urls),
+        "server_cpu_s": round(cpu, 2),
+        "server_cpu_ms_per_action": round(1000 * cpu / stats.actions, 3)
+        if stats.actions
+        else float("nan"),
+        "load_average": [round(x, 2) for x in os.getloadavg()],
         "errors": sum(stats.errors.values()),
         "error_kinds": stats.errors,
     }
@@ -261,23 +318,34 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=30.0)
     p.add_argument("--think", type=float, default=0.5, help="mean pause between moves, seconds")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--warmup",
+        type=float,
+        default=10.0,
+        help="seconds of play (tables created, sockets opened) before the measured window",
+    )
     p.add_argument("--url", default=None, help="a running server (default: start one)")
     p.add_argument("--db", default=None, help="database of the started server (default: SQLite)")
+    p.add_argument(
+        "--processes", type=int, default=1, help="servers on one --db (PostgreSQL for 2 or more)"
+    )
     args = p.parse_args(argv)
-    proc = None
-    url = args.url
-    if url is None:
-        proc, url, _ = start_server(args.db)
+    procs: list[subprocess.Popen[bytes]] = []
+    if args.url is None:
+        procs, urls = start_servers(args.db, args.processes)
+    else:
+        urls = args.url.split(",")
     try:
         try:
             import uvloop
 
-            report = uvloop.run(run(args, url))
+            report = uvloop.run(run(args, urls, [p.pid for p in procs]))
         except ImportError:
-            report = asyncio.run(run(args, url))
+            report = asyncio.run(run(args, urls, [p.pid for p in procs]))
     finally:
-        if proc is not None:
+        for proc in procs:
             proc.terminate()
+        for proc in procs:
             proc.wait(15)
     print(json.dumps(report))
     return 0 if report["errors"] == 0 else 1

@@ -6,7 +6,7 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from importlib import resources
 from pathlib import Path
@@ -19,7 +19,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from .accesslog import AccessLog
 from .config import Settings
+from .errors import ApiError
 from .models import (
     Created,
     CreateGame,
@@ -34,7 +36,7 @@ from .models import (
     PostAction,
 )
 from .storage import Storage
-from .tables import ApiError, Connection, Room, Tables
+from .tables import Connection, Room, Tables
 
 log = logging.getLogger("glade.server")
 
@@ -64,50 +66,115 @@ Auth = Annotated[
 ]
 
 
-def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+ClientOf = Callable[[Scope], str]
+
+
+def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse({"error": message}, status_code=status, headers=headers)
+
+
+def client_address(scope: Scope) -> str:
+    """The client's address as the server sees it (a trusted proxy's X-Forwarded-For applied)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
 
 
 class RateLimiter:
-    """A token bucket per client: ``rate`` messages a second, bursts of twice that."""
+    """A token bucket per client: ``rate`` messages a second, bursts of twice that.
 
-    def __init__(self, rate: float) -> None:
+    Buckets are kept in the order they were last used, so forgetting the clients that have been
+    away long enough for a full bucket looks only at the oldest few (``sweep`` a call): the
+    cost of a call does not grow with the number of clients seen.
+    """
+
+    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
         self.rate = rate
         self.burst = max(1.0, 2 * rate)
+        self.clock = clock
+        # a bucket untouched this long is full again: forgetting it changes nothing
+        self.forget_after = self.burst / rate if rate > 0 else 60.0
+        self.sweep = 4
         self.buckets: dict[str, tuple[float, float]] = {}
 
     def allow(self, client: str) -> bool:
-        now = time.monotonic()
-        tokens, last = self.buckets.get(client, (self.burst, now))
-        tokens = min(self.burst, tokens + (now - last) * self.rate)
-        if tokens < 1.0:
-            self.buckets[client] = (tokens, now)
-            return False
-        self.buckets[client] = (tokens - 1.0, now)
-        if len(self.buckets) > 10_000:  # forget idle clients
-            cutoff = now - 60
-            self.buckets = {k: v for k, v in self.buckets.items() if v[1] > cutoff}
-        return True
+        now = self.clock()
+        buckets = self.buckets
+        found = buckets.pop(client, None)
+        if found is None:
+            tokens = self.burst
+        else:
+            tokens = min(self.burst, found[0] + (now - found[1]) * self.rate)
+        allowed = tokens >= 1.0
+        buckets[client] = (tokens - 1.0 if allowed else tokens, now)  # now the newest
+        cutoff = now - self.forget_after
+        for _ in range(self.sweep):
+            oldest = next(iter(buckets))
+            if buckets[oldest][1] > cutoff:
+                break
+            del buckets[oldest]
+        return allowed
+
+
+SECURITY_HEADERS = [
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+# the page loads only its own scripts, styles, data and WebSocket; nobody may frame it
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; style-src-attr 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self' {ws}; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+NO_CSP = ("/docs", "/redoc")  # FastAPI's own pages run inline scripts
+
+
+def _host(scope: Scope) -> str:
+    for name, value in scope["headers"]:
+        if name == b"host":
+            host = value.decode("latin-1")
+            if host and all(c.isalnum() or c in ".-:[]" for c in host):
+                return host
+    return ""
 
 
 class GuardMiddleware:
-    """Refuses API requests that are too large or too frequent before any route sees them."""
+    """Security headers on every answer; refuses API requests that are too large, too slow or
+    too frequent before any route sees them."""
 
-    def __init__(self, app: ASGIApp, settings: Settings, limiter: RateLimiter) -> None:
+    def __init__(
+        self, app: ASGIApp, settings: Settings, limiter: RateLimiter, client_of: ClientOf
+    ) -> None:
         self.app = app
         self.max_body = settings.max_body_bytes
+        self.body_seconds = settings.body_seconds
         self.limiter = limiter
+        self.client_of = client_of
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or not scope["path"].startswith("/api/"):
+        if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        client = scope["client"][0] if scope.get("client") else "unknown"
-        if not self.limiter.allow(client):
-            await _error(429, "too many requests; slow down")(scope, receive, send)
+        path = scope["path"]
+        extra = list(SECURITY_HEADERS)
+        if not path.startswith(NO_CSP):
+            host = _host(scope)
+            ws = f"ws://{host} wss://{host}" if host else ""
+            extra.append((b"content-security-policy", CSP.format(ws=ws).encode()))
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": [*message.get("headers", []), *extra]}
+            await send(message)
+
+        if not path.startswith("/api/"):
+            await self.app(scope, receive, send_with_headers)
+            return
+        if not self.limiter.allow(self.client_of(scope)):
+            await _error(429, "too many requests; slow down")(scope, receive, send_with_headers)
             return
         if scope["method"] in ("GET", "HEAD", "OPTIONS"):
-            await self.app(scope, receive, send)
+            await self.app(scope, receive, send_with_headers)
             return
         for name, value in scope["headers"]:
             if name == b"content-length":
@@ -115,25 +182,32 @@ class GuardMiddleware:
                     declared = int(value)
                 except ValueError:
                     await _error(400, "the Content-Length header is not a number")(
-                        scope, receive, send
+                        scope, receive, send_with_headers
                     )
                     return
                 if declared > self.max_body:
                     await _error(413, f"the request body is over {self.max_body} bytes")(
-                        scope, receive, send
+                        scope, receive, send_with_headers
                     )
                     return
         chunks: list[bytes] = []
         size = 0
+        deadline = time.monotonic() + self.body_seconds
         while True:
-            message = await receive()
+            try:
+                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
+            except TimeoutError:
+                await _error(
+                    408, f"the request body did not arrive within {self.body_seconds:g} s"
+                )(scope, receive, send_with_headers)
+                return
             if message["type"] != "http.request":
                 return
             chunk = message.get("body", b"")
             size += len(chunk)
             if size > self.max_body:
                 await _error(413, f"the request body is over {self.max_body} bytes")(
-                    scope, receive, send
+                    scope, receive, send_with_headers
                 )
                 return
             chunks.append(chunk)
@@ -149,7 +223,7 @@ class GuardMiddleware:
                 return {"type": "http.request", "body": body, "more_body": False}
             return await receive()
 
-        await self.app(scope, replay, send)
+        await self.app(scope, replay, send_with_headers)
 
 
 def _validation_sentence(exc: RequestValidationError) -> tuple[int, str]:
@@ -161,6 +235,9 @@ def _validation_sentence(exc: RequestValidationError) -> tuple[int, str]:
     kind = first.get("type", "")
     loc = [str(p) for p in first.get("loc", ()) if p != "body"]
     where = ".".join(loc)
+    if kind == "value_error":
+        message = str(first.get("msg", "is not valid")).removeprefix("Value error, ")
+        return 422, f"the field {where!r} is not valid: {message}"
     if kind == "json_invalid":
         return 400, "the request body is not valid JSON"
     if kind == "extra_forbidden":
@@ -178,6 +255,20 @@ def _validation_sentence(exc: RequestValidationError) -> tuple[int, str]:
     return 422, f"the request body is not valid: {message[0].lower()}{message[1:]}"
 
 
+def _allowed(request: Request) -> str:
+    """The methods some route takes at this path (the static files take GET and HEAD)."""
+    path = request.url.path
+    methods: set[str] = set()
+    for route in request.app.routes:
+        found = getattr(route, "methods", None)
+        regex = getattr(route, "path_regex", None)
+        if found and regex is not None and regex.match(path):
+            methods |= set(found)
+    if not methods:
+        methods = {"GET", "HEAD"}
+    return ", ".join(sorted(methods))
+
+
 def _bearer(authorization: str | None) -> str | None:
     if authorization is None:
         return None
@@ -191,6 +282,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """The glade web app; storage opens when the app starts and closes when it stops."""
     settings = settings or Settings()
     limiter = RateLimiter(settings.messages_per_second)
+    sockets: dict[str, int] = {}  # open WebSockets per client address
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -201,10 +293,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if resumed:
             log.info("resumed %d games with bot seats", resumed)
 
+        tables.listen()
+
         async def sweep() -> None:
+            every = min(60.0, settings.room_idle_seconds)
+            last = time.monotonic()
             while True:
-                await asyncio.sleep(min(60.0, settings.room_idle_seconds))
-                tables.evict_idle(settings.room_idle_seconds)
+                await asyncio.sleep(2.0)
+                if storage.kind == "postgresql":  # several processes may share the games
+                    tables.stalled_bots(5.0 + 3 * settings.bot_seconds)
+                if time.monotonic() - last >= every:
+                    last = time.monotonic()
+                    tables.evict_idle(settings.room_idle_seconds)
 
         sweeper = asyncio.get_running_loop().create_task(sweep())
         try:
@@ -229,11 +329,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ),
         lifespan=lifespan,
     )
-    app.add_middleware(GuardMiddleware, settings=settings, limiter=limiter)
+    app.add_middleware(
+        GuardMiddleware, settings=settings, limiter=limiter, client_of=client_address
+    )
+    if settings.access_log:
+        app.add_middleware(AccessLog, form=settings.access_log)  # outermost: sees every answer
+    app.state.draining = False
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
-        return _error(exc.status, exc.message)
+        return JSONResponse(exc.to_json(), status_code=exc.status)
+
+    @app.exception_handler(Exception)
+    async def server_error(request: Request, exc: Exception) -> JSONResponse:
+        # a bug (e.g. in an engine): logged with its traceback, answered 500, nothing changed
+        log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
+        return _error(500, "the server failed on this request (a bug, logged); nothing changed")
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -247,9 +358,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             message = "there is nothing at this address"
         elif exc.status_code == 400 and "parsing the body" in message:
             message = "the request body is not valid JSON (or nests or numbers too deep to read)"
-        elif exc.status_code == 405:
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:
             message = f"{request.method} is not allowed here"
-        return _error(exc.status_code, message)
+            headers["Allow"] = _allowed(request)
+        return _error(exc.status_code, message, headers or None)
 
     def tables_of(request: Request | WebSocket) -> Tables:
         found: Tables = request.app.state.tables
@@ -354,7 +467,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         seat = room.seat_of(_bearer(authorization))
         if seat is None:
             raise ApiError(403, "a hint is for a player: send your seat token")
-        version, moves = await tables.hint(room, seat)
+        client = request.client.host if request.client else "unknown"
+        version, moves = await tables.hint(room, seat, client)
         best = moves[0]["actions"] if moves else []
         return JSONResponse({"version": version, "actions": best, "hints": moves})
 
@@ -368,6 +482,24 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = tables_of(request)
         room = await tables.get(game_id)
         return JSONResponse(await tables.past_view(room, move))
+
+    @app.get(
+        "/api/health",
+        responses={503: {"model": Error, "description": "stopping, or the database is down"}},
+        summary="200 while this process serves and reaches its database (for load balancers)",
+    )
+    async def health(request: Request) -> Any:
+        if request.app.state.draining:
+            return _error(503, "this server is stopping; use another one")
+        tables = tables_of(request)
+        try:
+            await asyncio.wait_for(asyncio.wrap_future(tables.storage.ping()), 5.0)
+        except Exception as exc:  # noqa: BLE001 - any failure means the same to a load balancer
+            log.warning("health check: the database does not answer (%s)", exc)
+            return _error(503, "this server cannot reach its database")
+        return JSONResponse(
+            {"status": "ok", "database": tables.storage.kind, "tables": len(tables.rooms)}
+        )
 
     @app.get(
         "/api/lobby",
@@ -398,11 +530,27 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.websocket("/api/games/{game_id}/ws")
     async def updates(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
         """Pushes ``{version, to_act, view, legal_actions, ...}`` after every change."""
-        tables = tables_of(websocket)
         client = websocket.client.host if websocket.client else "unknown"
         if not limiter.allow(client):
             await websocket.close(code=1008, reason="too many requests; slow down")
             return
+        if sockets.get(client, 0) >= settings.sockets_per_client:
+            await websocket.close(code=1008, reason="too many connections from your address")
+            return
+        sockets[client] = sockets.get(client, 0) + 1
+        try:
+            await _serve_socket(websocket, game_id, token, client)
+        finally:
+            left = sockets.get(client, 1) - 1
+            if left > 0:
+                sockets[client] = left
+            else:
+                sockets.pop(client, None)
+
+    async def _serve_socket(
+        websocket: WebSocket, game_id: str, token: str | None, client: str
+    ) -> None:
+        tables = tables_of(websocket)
         await websocket.accept()
         try:
             room = await tables.get(game_id)

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import socket
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from glade.extras import MissingExtra, missing_extra
 
@@ -39,6 +41,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         help="requests and WebSocket messages one address may send a second",
     )
     p.add_argument(
+        "--sockets-per-client",
+        type=int,
+        default=defaults.sockets_per_client,
+        help="open WebSockets one address may hold",
+    )
+    p.add_argument(
         "--bot-seconds", type=float, default=defaults.bot_seconds, help="bot thinking time"
     )
     p.add_argument("--bot-workers", type=int, default=defaults.bot_workers, help="bot processes")
@@ -47,6 +55,46 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         choices=["FULL", "NORMAL"],
         default=defaults.sqlite_synchronous,
         help="FULL survives power loss; NORMAL survives a crash of the server only",
+    )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default="",
+        metavar="IPS",
+        help="comma-separated addresses of reverse proxies whose X-Forwarded-For/-Proto to "
+        "trust (default: none, so every client is known by its own address)",
+    )
+    p.add_argument(
+        "--max-connections",
+        type=int,
+        default=0,
+        help="open HTTP connections before the longest idle one is closed "
+        "(default: what the file-descriptor limit allows)",
+    )
+    p.add_argument(
+        "--header-timeout",
+        type=float,
+        default=10.0,
+        help="seconds a new connection has to send a request's headers",
+    )
+    p.add_argument(
+        "--keep-alive",
+        type=float,
+        default=75.0,
+        help="seconds an idle connection stays open between requests",
+    )
+    p.add_argument(
+        "--access-log",
+        default="common",
+        metavar="FORM",
+        help="one line per request on standard output: common (Common Log Format), combined, "
+        "json, off, or a format of the fields {client} {time} {method} {path} {protocol} "
+        "{status} {bytes} {referer} {user_agent} {ms}",
+    )
+    p.add_argument(
+        "--shutdown-timeout",
+        type=float,
+        default=30.0,
+        help="on SIGTERM, seconds to let requests in flight finish before stopping",
     )
     p.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
 
@@ -57,6 +105,7 @@ def serve(args: argparse.Namespace) -> int:
         import uvicorn
 
         from .app import create_app
+        from .protocol import ConnectionGuard
     except ModuleNotFoundError as exc:  # installed without the server extra
         missing = missing_extra("glade serve", exc)
         if not isinstance(missing, MissingExtra):
@@ -81,17 +130,33 @@ def serve(args: argparse.Namespace) -> int:
             args.messages_per_second if args.messages_per_second > 0 else None,
         ),
         ("--bot-seconds", args.bot_seconds if args.bot_seconds > 0 else None),
+        ("--sockets-per-client", args.sockets_per_client if args.sockets_per_client > 0 else None),
         ("--bot-workers", args.bot_workers if args.bot_workers > 0 else None),
+        ("--max-connections", args.max_connections + 1 if args.max_connections >= 0 else None),
+        ("--header-timeout", args.header_timeout if args.header_timeout > 0 else None),
+        ("--keep-alive", args.keep_alive if args.keep_alive > 0 else None),
+        ("--shutdown-timeout", args.shutdown_timeout if args.shutdown_timeout > 0 else None),
     ):
         if value is None:
             print(f"glade: {flag} must be a positive number (a port below 65536)", file=sys.stderr)
             return 2
+    access = None if args.access_log == "off" else args.access_log
+    if access is not None:
+        from .accesslog import check_format
+
+        try:
+            check_format(access)
+        except ValueError as exc:
+            print(f"glade: {exc}", file=sys.stderr)
+            return 2
     settings = Settings(
         db=db,
+        access_log=access,
         sqlite_synchronous=args.sqlite_synchronous,
         max_games_per_client=args.max_games_per_client,
         messages_per_second=args.messages_per_second,
         bot_seconds=args.bot_seconds,
+        sockets_per_client=args.sockets_per_client,
         bot_workers=args.bot_workers,
     )
     try:  # open the database once first: a wrong URL is a sentence, not a traceback
@@ -102,21 +167,75 @@ def serve(args: argparse.Namespace) -> int:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         print(f"glade: cannot open the database {db} ({first})", file=sys.stderr)
         return 2
+    proxies = [ip.strip() for ip in args.forwarded_allow_ips.split(",") if ip.strip()]
+    guard = ConnectionGuard(
+        header_seconds=args.header_timeout,
+        keep_alive_seconds=args.keep_alive,
+        max_header_bytes=settings.max_header_bytes,
+        max_connections=args.max_connections or None,
+    )
+    _logging(args.log_level)
+    app = create_app(settings)
+    config = uvicorn.Config(
+        app,
+        host=args.host,
+        port=args.port,
+        log_level=args.log_level,
+        ws_max_size=65536,
+        http=guard.protocol(),
+        # players think between moves: keep their connections open as browsers do
+        timeout_keep_alive=int(args.keep_alive) + 1,  # the guard closes them first
+        # uvicorn trusts 127.0.0.1 by default; glade trusts no proxy unless told
+        proxy_headers=bool(proxies),
+        forwarded_allow_ips=proxies,
+        access_log=False,  # glade writes its own (--access-log)
+        timeout_graceful_shutdown=int(args.shutdown_timeout + 0.999),
+    )
+    server = _server(config, app)
     try:
-        app = create_app(settings)
-        uvicorn.run(
-            app,
-            host=args.host,
-            port=args.port,
-            log_level=args.log_level,
-            ws_max_size=65536,
-            # players think between moves: keep their connections open as browsers do
-            timeout_keep_alive=75,
-        )
+        server.run()
     except OSError as exc:
         print(f"glade: cannot serve on {args.host}:{args.port} ({exc.strerror})", file=sys.stderr)
         return 2
-    return 0
+    return 0 if server.started else 2
+
+
+def _logging(level: str) -> None:
+    """The access log on standard output, the server's own log (tracebacks too) on stderr."""
+    import logging
+
+    access = logging.getLogger("glade.access")
+    out = logging.StreamHandler(sys.stdout)
+    out.setFormatter(logging.Formatter("%(message)s"))
+    access.addHandler(out)
+    access.setLevel(logging.INFO)
+    access.propagate = False
+    server = logging.getLogger("glade.server")
+    err = logging.StreamHandler(sys.stderr)
+    err.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    server.addHandler(err)
+    server.setLevel(level.upper())
+    server.propagate = False
+
+
+def _server(config: Any, app: Any) -> Any:
+    """uvicorn's server, saying where to point a browser once it listens; on SIGTERM or
+    SIGINT the health check says 503 at once while requests in flight finish."""
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            app.state.draining = True
+            super().handle_exit(sig, frame)
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            if self.started:
+                host = self.config.host
+                shown = f"[{host}]" if ":" in host else host
+                print(f"glade: serving on http://{shown}:{self.config.port}/", flush=True)
+
+    return Server(config)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -20,13 +20,29 @@ class Settings:
     messages_per_second: float = 20.0
     # Largest request body or WebSocket message accepted, in bytes.
     max_body_bytes: int = 16_384
+    # Largest request line plus headers, in bytes (431 past it).
+    max_header_bytes: int = 16_384
+    # A request body must arrive within this many seconds of its headers (408 past it).
+    body_seconds: float = 10.0
+    # Open WebSockets one address may hold (close 1008 past it).
+    sockets_per_client: int = 32
     # Thinking time of a bot seat per move, in seconds (search bots use it; random ignores it).
     bot_seconds: float = 1.0
     # Worker processes for bot seats (the event loop never runs a bot itself).
     bot_workers: int = 2
+    # Worker processes for hints, apart from the bot workers (a hint flood never queues a bot).
+    hint_workers: int = 1
+    # Thinking time of one hint, in seconds (None: the bot time, at most 2 s).
+    hint_seconds: float | None = None
+    # Hints being worked out or waiting, over all clients (503 past it), and per client (429).
+    hint_queue: int = 4
+    hints_per_client: int = 1
     # A snapshot of the full state is stored every this many actions (and when a game ends).
     snapshot_every: int = 25
     # A table nobody touched for this many seconds leaves memory (it stays stored).
     room_idle_seconds: float = 600.0
+    # Access log form ("common", "combined", "json" or a format of glade.server.accesslog's
+    # fields); None: no access log.
+    access_log: str | None = None
     # Lobby list length.
     lobby_limit: int = 50

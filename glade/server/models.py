@@ -2,11 +2,23 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-Name = Annotated[str, Field(min_length=1, max_length=40)]
+
+def _printable(name: str) -> str:
+    """A player's name: no control characters (NUL, newlines, …), no lone surrogates."""
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cs"):
+            raise ValueError("a name may not hold control characters (such as NUL or newlines)")
+    if not name.strip():
+        raise ValueError("a name needs a visible character")
+    return name
+
+
+Name = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_printable)]
 BotSpec = Annotated[
     str, Field(min_length=1, max_length=40, examples=["random", "greedy", "mcts:normal"])
 ]
@@ -135,8 +147,8 @@ class GameLog(BaseModel):
 
 class Join(Strict):
     name: Name
-    seat: int | None = Field(
-        default=None, ge=0, le=3, description="which open seat; default: the first"
+    seat: Annotated[int, Field(strict=True, ge=0, le=3)] | None = Field(
+        default=None, description="which open seat; default: the first"
     )
 
 

@@ -81,6 +81,21 @@ class StorageError(RuntimeError):
     """The database refused or failed a write; the action it carried was not stored."""
 
 
+class StorageConflict(StorageError):
+    """Another process stored that version of the game first (the database decided)."""
+
+
+# PostgreSQL channel on which every committed change of a game is announced: "<game id> <what>"
+CHANNEL = "glade_changes"
+
+
+def _is_conflict(exc: BaseException) -> bool:
+    """A unique-key violation: the row (e.g. a game's next version) is already there."""
+    if isinstance(exc, sqlite3.IntegrityError):
+        return "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc)
+    return getattr(exc, "sqlstate", None) == "23505"
+
+
 @dataclass
 class StoredSeat:
     seat: int
@@ -102,6 +117,31 @@ class StoredGame:
     snapshot: dict[str, Any] | None
     snapshot_version: int
     actions: list[tuple[int, int, dict[str, Any]]]  # (version, seat, action) after the snapshot
+
+
+@dataclass
+class NewGame:
+    """A game about to be stored: its row and its seats."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    seed: int
+    over: bool
+    client: str
+    at: float
+    seats: list[StoredSeat]
+
+
+@dataclass
+class OpenGame:
+    """A lobby entry: an unfinished game with an open human seat."""
+
+    id: str
+    game: str
+    options: dict[str, Any]
+    created_at: float
+    seats: list[StoredSeat]
 
 
 def default_sqlite_path() -> Path:
@@ -148,7 +188,11 @@ class _Postgres(_Dialect):
     def connect(self) -> Any:
         import psycopg
 
-        return psycopg.connect(self.url, autocommit=True, connect_timeout=10)
+        # no server-side prepared statements: after a refused write in pipeline mode (a lost
+        # race) psycopg's record of them drifts from the server's ("_pg3_1 does not exist")
+        return psycopg.connect(
+            self.url, autocommit=True, connect_timeout=10, prepare_threshold=None
+        )
 
     def sql(self, text: str) -> str:
         return text.replace("?", "%s")
@@ -222,6 +266,7 @@ class Storage:
         self._reader_pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="glade-db-read")
         self._reader: _Conn | None = None
         self._closed = False
+        self._listener: threading.Thread | None = None
         self._writer_conn = _Conn(self.dialect)
         self._writer.start()
 
@@ -322,7 +367,12 @@ class Storage:
                 for one in batch:
                     self._commit_batch(conn, [one])
                 return
-            _settle(batch[0][1], StorageError(f"the database refused the write: {exc}"))
+            error: StorageError = (
+                StorageConflict(f"another process stored it first: {exc}")
+                if _is_conflict(exc)
+                else StorageError(f"the database refused the write: {exc}")
+            )
+            _settle(batch[0][1], error)
             return
         for _, fut in batch:
             _settle(fut, None)
@@ -347,7 +397,221 @@ class Storage:
                 self._reader = None
             raise
 
-    def load_game(self, conn: _Conn, game_id: str) -> StoredGame | None:
+    # ------------------------------------------------------------------ the repository
+    # Every statement the server runs is here, behind a named method; each returns a Future.
+    def add_game(self, game: NewGame) -> Future[None]:
+        """Store a new game and its seats (version 0) in one transaction."""
+        statements: list[Statement] = [
+            (
+                "INSERT INTO games (id, game, options, seed, version, over, open_seats, client, "
+                "created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
+                (
+                    game.id,
+                    game.game,
+                    json.dumps(game.options),
+                    str(game.seed),
+                    int(game.over),
+                    sum(s.kind == "human" and not s.name for s in game.seats),
+                    game.client,
+                    game.at,
+                    game.at,
+                ),
+            )
+        ]
+        for s in game.seats:
+            statements.append(
+                (
+                    "INSERT INTO seats (game_id, seat, kind, name, bot, token_hash) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (game.id, s.seat, s.kind, s.name, s.bot, s.token_hash),
+                )
+            )
+        return self.write(statements)
+
+    def record_action(
+        self,
+        game_id: str,
+        version: int,
+        seat: int,
+        action: str,
+        over: bool,
+        at: float,
+        snapshot: str | None = None,
+    ) -> Future[None]:
+        """Store action ``version`` of a game (JSON text) and the game's new version, with a
+        snapshot of the whole state after it when one is given."""
+        statements: list[Statement] = [
+            (
+                "INSERT INTO actions (game_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
+                (game_id, version, seat, action, at),
+            ),
+            (
+                "UPDATE games SET version = ?, over = ?, updated_at = ? WHERE id = ?",
+                (version, int(over), at, game_id),
+            ),
+        ]
+        if snapshot is not None:
+            statements.append(
+                (
+                    "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
+                    (game_id, version, snapshot),
+                )
+            )
+        statements += self._announce(game_id, str(version))
+        return self.write(statements)
+
+    def _announce(self, game_id: str, what: str) -> list[Statement]:
+        """PostgreSQL: tell every listening process, at commit, that the game changed."""
+        if self.kind != "postgresql":
+            return []
+        return [("SELECT pg_notify(?, ?)", (CHANNEL, f"{game_id} {what}"))]
+
+    def name_seat(
+        self, game_id: str, seat: int, name: str, token_hash: str, open_seats: int, at: float
+    ) -> Future[None]:
+        """A player took (or named) an open seat."""
+        return self.write(
+            [
+                (
+                    "UPDATE seats SET name = ?, token_hash = ? WHERE game_id = ? AND seat = ?",
+                    (name, token_hash, game_id, seat),
+                ),
+                (
+                    "UPDATE games SET open_seats = ?, updated_at = ? WHERE id = ?",
+                    (open_seats, at, game_id),
+                ),
+                *self._announce(game_id, "seats"),
+            ]
+        )
+
+    def changes_since(
+        self, game_id: str, version: int
+    ) -> Future[tuple[list[StoredSeat], list[tuple[int, int, dict[str, Any]]]]]:
+        """A game's seats now and its actions after ``version`` (another process stored them)."""
+
+        def read(c: _Conn) -> tuple[list[StoredSeat], list[tuple[int, int, dict[str, Any]]]]:
+            seats = [
+                StoredSeat(int(r[0]), r[1], r[2], r[3], r[4])
+                for r in c.query(
+                    "SELECT seat, kind, name, bot, token_hash FROM seats WHERE game_id = ? "
+                    "ORDER BY seat",
+                    (game_id,),
+                )
+            ]
+            actions = [
+                (int(r[0]), int(r[1]), json.loads(r[2]))
+                for r in c.query(
+                    "SELECT version, seat, action FROM actions WHERE game_id = ? AND version > ? "
+                    "ORDER BY version",
+                    (game_id, version),
+                )
+            ]
+            return seats, actions
+
+        return self.read_async(read)
+
+    def listen(self, heard: Callable[[str, str], None], reconnected: Callable[[], None]) -> None:
+        """PostgreSQL: call ``heard(game_id, what)`` (on a thread) for every change any process
+        commits, and ``reconnected()`` after the listening connection was lost and came back
+        (changes may have been missed). SQLite: nothing (one process)."""
+        if self.kind != "postgresql" or self._listener is not None:
+            return
+        self._listener = threading.Thread(
+            target=self._listen_loop, args=(heard, reconnected), name="glade-db-listen", daemon=True
+        )
+        self._listener.start()
+
+    def _listen_loop(
+        self, heard: Callable[[str, str], None], reconnected: Callable[[], None]
+    ) -> None:
+        first = True
+        while not self._closed:
+            try:
+                conn = _Conn(self.dialect)
+            except Exception:  # noqa: BLE001 - the database is away: try again shortly
+                time.sleep(0.5)
+                continue
+            try:
+                conn.execute(f"LISTEN {CHANNEL}")
+                if not first:
+                    reconnected()
+                first = False
+                while not self._closed:
+                    for note in conn.raw.notifies(timeout=0.5):
+                        game_id, _, what = note.payload.partition(" ")
+                        heard(game_id, what)
+            except Exception:  # noqa: BLE001 - the connection broke: listen again
+                time.sleep(0.2)
+            finally:
+                with contextlib.suppress(Exception):
+                    conn.close()
+
+    def ping(self) -> Future[None]:
+        """A round trip to the database (the health check)."""
+        return self.read_async(lambda c: c.query("SELECT 1") and None)
+
+    def load_game(self, game_id: str) -> Future[StoredGame | None]:
+        """Everything needed to rebuild one game (None: no such game)."""
+        return self.read_async(lambda c: self._load_game(c, game_id))
+
+    def unfinished_games_of(self, client: str) -> Future[int]:
+        """How many unfinished games ``client`` created."""
+        return self.read_async(
+            lambda c: int(
+                c.query("SELECT COUNT(*) FROM games WHERE client = ? AND over = 0", (client,))[0][0]
+            )
+        )
+
+    def unfinished_games_with_bots(self) -> Future[list[str]]:
+        """The ids of unfinished games that have a bot seat."""
+        return self.read_async(
+            lambda c: [
+                str(r[0])
+                for r in c.query(
+                    "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
+                    "WHERE g.over = 0 AND s.kind = 'bot'"
+                )
+            ]
+        )
+
+    def open_games(self, limit: int) -> Future[list[OpenGame]]:
+        """The newest ``limit`` unfinished games with an open human seat (tokens left out)."""
+
+        def read(c: _Conn) -> list[OpenGame]:
+            rows = c.query(
+                "SELECT id, game, options, created_at FROM games WHERE open_seats > 0 AND over = 0 "
+                "ORDER BY created_at DESC LIMIT ?",
+                (limit,),
+            )
+            out = []
+            for gid, game, options, created in rows:
+                seats = [
+                    StoredSeat(int(r[0]), r[1], r[2], r[3], None)
+                    for r in c.query(
+                        "SELECT seat, kind, name, bot FROM seats WHERE game_id = ? ORDER BY seat",
+                        (gid,),
+                    )
+                ]
+                out.append(OpenGame(gid, game, json.loads(options), float(created), seats))
+            return out
+
+        return self.read_async(read)
+
+    def history(self, game_id: str, upto: int) -> Future[list[dict[str, Any]]]:
+        """Every stored action of a game up to version ``upto``, in order."""
+        return self.read_async(
+            lambda c: [
+                {"version": int(v), "seat": int(s), "action": json.loads(a), "at": float(t)}
+                for v, s, a, t in c.query(
+                    "SELECT version, seat, action, at FROM actions WHERE game_id = ? "
+                    "AND version <= ? ORDER BY version",
+                    (game_id, upto),
+                )
+            ]
+        )
+
+    @staticmethod
+    def _load_game(conn: _Conn, game_id: str) -> StoredGame | None:
         """Everything needed to rebuild one game: row, seats, last snapshot, actions after it."""
         rows = conn.query(
             "SELECT id, game, options, seed, version, over FROM games WHERE id = ?", (game_id,)
@@ -397,6 +661,8 @@ class Storage:
         self._closed = True
         self._writes.put(None)
         self._writer.join(timeout=30)
+        if self._listener is not None:
+            self._listener.join(timeout=5)
         if self._reader is not None:
             reader = self._reader
             self._reader_pool.submit(reader.close).result()

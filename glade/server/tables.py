@@ -9,37 +9,33 @@ connection its own view and let the bot seats move.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import json
 import logging
+import re
 import secrets
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
-from concurrent.futures.process import BrokenProcessPool
+from concurrent.futures import Future
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import glade
 from glade.bots import make_bot
 from glade.core import Action, BadInput, Game, IllegalAction
 
-from .botrunner import choose_actions, hint_moves, make_pool
+from .botrunner import BotRunner, bot_seats
 from .config import Settings
-from .storage import Statement, Storage, StorageError, StoredGame
+from .errors import ApiError
+from .storage import NewGame, Storage, StorageConflict, StorageError, StoredGame, StoredSeat
 
 log = logging.getLogger("glade.server")
 
+T = TypeVar("T")
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]+")  # secrets.token_urlsafe
 
-class ApiError(Exception):
-    """An answer other than success: HTTP status plus one sentence."""
-
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
+__all__ = ["ApiError", "Connection", "Room", "Seat", "Tables"]
 
 
 def hash_token(token: str) -> str:
@@ -109,6 +105,9 @@ class Room:
     sockets: set[Connection] = field(default_factory=set)
     bot_task: asyncio.Task[None] | None = None
     touched: float = field(default_factory=time.monotonic)
+    changed: float = field(default_factory=time.monotonic)  # when the version last moved
+    refresh_task: asyncio.Task[None] | None = None
+    refresh_again: bool = False
     # JSON text of each seat's picture at ``_texts_version`` (GET, POST and pushes share it)
     _texts: dict[int | None, str] = field(default_factory=dict)
     _texts_version: int = -1
@@ -131,7 +130,8 @@ class Room:
     def idle(self) -> bool:
         """Nobody is connected, acting or thinking here: memory may let it go."""
         busy = self.bot_task is not None and not self.bot_task.done()
-        return not self.sockets and not busy and not self.lock.locked()
+        catching_up = self.refresh_task is not None and not self.refresh_task.done()
+        return not self.sockets and not busy and not catching_up and not self.lock.locked()
 
     @property
     def over(self) -> bool:
@@ -185,20 +185,6 @@ def _rebuild(stored: StoredGame) -> Game:
     return state
 
 
-# Bots cheap enough to run on a thread; every other bot thinks in a worker process.
-FAST_BOTS = {"random"}
-
-
-def _offered(state: Game, seat: int, action: Action) -> bool:
-    """True if ``action`` is, in its exact JSON form, one of the actions offered to ``seat``."""
-    text = json.dumps(action.to_json(), sort_keys=True)
-    return any(
-        json.dumps(a.to_json(), sort_keys=True) == text
-        for a in state.legal_actions(seat)
-        if a == action
-    )
-
-
 class Tables:
     """Every table this server hosts, loaded from storage on first use."""
 
@@ -207,15 +193,23 @@ class Tables:
         self.storage = storage
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
-        self._pool: Executor | None = None
-        self._closing = False
+        self.bots = BotRunner(settings, self.act)
 
     # ------------------------------------------------------------------ storage helpers
-    async def _read(self, fn: Callable[[Any], Any]) -> Any:
-        return await asyncio.wrap_future(self.storage.read_async(fn))
+    @staticmethod
+    async def _wait(future: Future[T]) -> T:
+        return await asyncio.wrap_future(future)
 
-    async def _write(self, statements: list[Statement]) -> None:
-        await asyncio.wrap_future(self.storage.write(statements))
+    async def _write_or_503(self, future: Future[None]) -> None:
+        try:
+            await asyncio.wrap_future(future)
+        except StorageConflict:
+            raise
+        except StorageError as exc:
+            log.error("write failed: %s", exc)
+            raise ApiError(
+                503, "the game could not be saved, so nothing changed; try again"
+            ) from None
 
     # ------------------------------------------------------------------ loading
     async def get(self, game_id: str) -> Room:
@@ -223,14 +217,14 @@ class Tables:
         if room is not None:
             room.touched = time.monotonic()
             return room
-        if len(game_id) > 64:
+        if len(game_id) > 64 or not _GAME_ID.fullmatch(game_id):
             raise ApiError(404, "there is no game with this id")
         pending = self._loading.get(game_id)
         if pending is None:
             pending = asyncio.get_running_loop().create_future()
             self._loading[game_id] = pending
             try:
-                stored = await self._read(lambda c: self.storage.load_game(c, game_id))
+                stored = await self._wait(self.storage.load_game(game_id))
                 loaded = None if stored is None else self._room_from(stored)
                 if loaded is not None:
                     self.rooms[game_id] = loaded
@@ -268,14 +262,9 @@ class Tables:
 
     async def resume(self) -> int:
         """After a start: load unfinished games with bot seats and let their bots move."""
-        ids = await self._read(
-            lambda c: c.query(
-                "SELECT DISTINCT g.id FROM games g JOIN seats s ON s.game_id = g.id "
-                "WHERE g.over = 0 AND s.kind = 'bot'"
-            )
-        )
-        for (game_id,) in ids:
-            self.schedule_bots(await self.get(game_id))
+        ids = await self._wait(self.storage.unfinished_games_with_bots())
+        for game_id in ids:
+            self.bots.schedule(await self.get(game_id))
         return len(ids)
 
     # ------------------------------------------------------------------ creating and joining
@@ -289,10 +278,10 @@ class Tables:
                 422, f"the game is for {players} players but {len(seats)} seats were given"
             )
         seed = secrets.randbelow(2**63)
-        try:
-            state = glade.new_game(game, seed=seed, **options)
+        try:  # options as one dict: a "seed" or "name" key is an unknown option, not a keyword
+            state = glade.game_class(game).new(seed, options)
         except (BadInput, IllegalAction) as exc:
-            raise ApiError(422, str(exc)) from None
+            raise ApiError.refused(exc) from None
         except ImportError:
             raise ApiError(422, f"this server cannot host {game} yet") from None
         for spec in seats:
@@ -300,15 +289,13 @@ class Tables:
                 try:
                     make_bot(spec["bot"], state.game_name, 0)
                 except (BadInput, IllegalAction) as exc:
-                    raise ApiError(422, str(exc)) from None
+                    raise ApiError.refused(exc) from None
                 except ImportError:
                     raise ApiError(
                         422, f"the bot {spec['bot']!r} is not installed on this server yet"
                     ) from None
-        running = await self._read(
-            lambda c: c.query("SELECT COUNT(*) FROM games WHERE client = ? AND over = 0", (client,))
-        )
-        if int(running[0][0]) >= self.settings.max_games_per_client:
+        running = await self._wait(self.storage.unfinished_games_of(client))
+        if running >= self.settings.max_games_per_client:
             raise ApiError(
                 429,
                 f"you already have {self.settings.max_games_per_client} unfinished games; "
@@ -327,34 +314,22 @@ class Tables:
                 table_seats.append(
                     Seat(i, "bot", spec.get("name") or spec["bot"], spec["bot"], None)
                 )
-        stamp = time.time()
-        open_seats = sum(s.open for s in table_seats)
-        statements: list[Statement] = [
-            (
-                "INSERT INTO games (id, game, options, seed, version, over, open_seats, client, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
-                (
-                    game_id,
-                    state.game_name,
-                    json.dumps(state.options),
-                    str(seed),
-                    int(state.is_over),
-                    open_seats,
-                    client,
-                    stamp,
-                    stamp,
-                ),
-            )
-        ]
-        for s in table_seats:
-            statements.append(
-                (
-                    "INSERT INTO seats (game_id, seat, kind, name, bot, token_hash) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, s.seat, s.kind, s.name, s.bot, s.token_hash),
+        await self._write_or_503(
+            self.storage.add_game(
+                NewGame(
+                    id=game_id,
+                    game=state.game_name,
+                    options=dict(state.options),
+                    seed=seed,
+                    over=state.is_over,
+                    client=client,
+                    at=time.time(),
+                    seats=[
+                        StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in table_seats
+                    ],
                 )
             )
-        await self._write_or_503(statements)
+        )
         room = Room(
             id=game_id,
             game=state.game_name,
@@ -365,7 +340,7 @@ class Tables:
             seats=table_seats,
         )
         self.rooms[game_id] = room
-        self.schedule_bots(room)
+        self.bots.schedule(room)
         return room, tokens
 
     async def join(
@@ -393,16 +368,7 @@ class Tables:
             digest = hash_token(new)
             open_after = sum(s.open for s in room.seats) - 1
             await self._write_or_503(
-                [
-                    (
-                        "UPDATE seats SET name = ?, token_hash = ? WHERE game_id = ? AND seat = ?",
-                        (name, digest, room.id, target.seat),
-                    ),
-                    (
-                        "UPDATE games SET open_seats = ?, updated_at = ? WHERE id = ?",
-                        (open_after, time.time(), room.id),
-                    ),
-                ]
+                self.storage.name_seat(room.id, target.seat, name, digest, open_after, time.time())
             )
             target.name = name
             target.token_hash = digest
@@ -411,69 +377,25 @@ class Tables:
         return target.seat, new
 
     async def lobby(self) -> list[dict[str, Any]]:
-        limit = self.settings.lobby_limit
-
-        def read(c: Any) -> list[dict[str, Any]]:
-            rows = c.query(
-                "SELECT id, game, options, created_at FROM games WHERE open_seats > 0 AND over = 0 "
-                "ORDER BY created_at DESC LIMIT ?",
-                (limit,),
-            )
-            out = []
-            for gid, game, options, created in rows:
-                seats = [
-                    Seat(int(r[0]), r[1], r[2], r[3], None).info()
-                    for r in c.query(
-                        "SELECT seat, kind, name, bot FROM seats WHERE game_id = ? ORDER BY seat",
-                        (gid,),
-                    )
-                ]
-                out.append(
-                    {
-                        "id": gid,
-                        "game": game,
-                        "options": json.loads(options),
-                        "seats": seats,
-                        "created_at": float(created),
-                    }
-                )
-            return out
-
-        result: list[dict[str, Any]] = await self._read(read)
-        return result
-
-    async def history(self, room: Room) -> list[dict[str, Any]]:
-        rows = await self._read(
-            lambda c: c.query(
-                "SELECT version, seat, action, at FROM actions WHERE game_id = ? AND version <= ? "
-                "ORDER BY version",
-                (room.id, room.version),
-            )
-        )
+        found = await self._wait(self.storage.open_games(self.settings.lobby_limit))
         return [
-            {"version": int(v), "seat": int(s), "action": json.loads(a), "at": float(t)}
-            for v, s, a, t in rows
+            {
+                "id": g.id,
+                "game": g.game,
+                "options": g.options,
+                "seats": [Seat(s.seat, s.kind, s.name, s.bot, None).info() for s in g.seats],
+                "created_at": g.created_at,
+            }
+            for g in found
         ]
 
+    async def history(self, room: Room) -> list[dict[str, Any]]:
+        return await self._wait(self.storage.history(room.id, room.version))
+
     # ------------------------------------------------------------------ hints and the past
-    async def hint(self, room: Room, seat: int) -> tuple[int, list[dict[str, Any]]]:
-        """The search bot's best moves for ``seat`` now, computed in the bot worker pool."""
-        async with room.lock:
-            if room.over:
-                raise ApiError(409, "the game is over: there is nothing left to suggest")
-            if seat not in room.state.to_act:
-                raise ApiError(409, "it is not your turn, so there is nothing to suggest yet")
-            snapshot = room.state.to_json()
-            version = room.version
-        seconds = min(self.settings.bot_seconds, 2.0)
-        loop = asyncio.get_running_loop()
-        moves: list[dict[str, Any]] = await asyncio.wait_for(
-            loop.run_in_executor(
-                self._bot_pool(), hint_moves, snapshot, seat, seconds, secrets.randbelow(2**63)
-            ),
-            timeout=10 + 10 * seconds,
-        )
-        return version, moves
+    async def hint(self, room: Room, seat: int, client: str) -> tuple[int, list[dict[str, Any]]]:
+        """The search bot's best moves for ``seat`` now (see :class:`BotRunner`)."""
+        return await self.bots.hint(room, seat, client)
 
     async def past_view(self, room: Room, move: int) -> dict[str, Any]:
         """A finished game's public view after the first ``move`` moves of its public log.
@@ -510,6 +432,8 @@ class Tables:
 
     async def _act(self, room: Room, seat: int, raw: dict[str, Any], version: int | None) -> None:
         async with room.lock:
+            if version is not None and version > room.version:
+                await self._catch_up(room)  # the client saw a change this process has not yet
             if version is not None and version != room.version:
                 raise ApiError(
                     409, f"the game has moved on to version {room.version}; reload and try again"
@@ -520,56 +444,134 @@ class Tables:
             try:
                 action = Action.from_json(raw)
             except IllegalAction as exc:
-                raise ApiError(422, str(exc)) from None
+                raise ApiError.refused(exc) from None
             if seat not in state.to_act and not (action.type == "undo" and state.can_undo(seat)):
                 raise ApiError(403, "it is not your turn")
             after = state.copy()
             try:
                 after.apply(seat, action)
-            except IllegalAction as exc:
-                raise ApiError(422, str(exc)) from None
-            except Exception:  # noqa: BLE001 - odd input the engine did not expect
-                log.exception("engine error on %r in game %s", raw, room.id)
-                raise ApiError(422, "this is not an action of this game") from None
-            if not _offered(state, seat, action):
-                # the engine took it only because e.g. true == 1 in Python; JSON says otherwise
-                raise ApiError(
-                    422, "this action is not written as the game writes it (check the field types)"
-                )
+            except (IllegalAction, BadInput) as exc:
+                raise ApiError.refused(exc) from None
+            # any other exception is a bug of the engine: it reaches the app's 500 handler,
+            # which logs it with its traceback; the table keeps the state from before
             new_version = room.version + 1
-            stamp = time.time()
-            statements: list[Statement] = [
-                (
-                    "INSERT INTO actions (game_id, version, seat, action, at) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    (room.id, new_version, seat, json.dumps(action.to_json()), stamp),
-                ),
-                (
-                    "UPDATE games SET version = ?, over = ?, updated_at = ? WHERE id = ?",
-                    (new_version, int(after.is_over), stamp, room.id),
-                ),
-            ]
-            if after.is_over or new_version % self.settings.snapshot_every == 0:
-                statements.append(
-                    (
-                        "INSERT INTO snapshots (game_id, version, state) VALUES (?, ?, ?)",
-                        (room.id, new_version, json.dumps(after.to_json())),
+            over = after.is_over
+            snapshot = (
+                json.dumps(after.to_json())
+                if over or new_version % self.settings.snapshot_every == 0
+                else None
+            )
+            try:
+                await self._write_or_503(
+                    self.storage.record_action(
+                        room.id,
+                        new_version,
+                        seat,
+                        json.dumps(action.to_json()),
+                        over,
+                        time.time(),
+                        snapshot,
                     )
                 )
-            await self._write_or_503(statements)
-            room.state = after
-            room.version = new_version
+            except StorageConflict:
+                # another process stored this version first: catch up, and say so
+                await self._catch_up(room)
+                conflict = True
+            else:
+                room.state = after
+                room.version = new_version
+                room.changed = time.monotonic()
+                conflict = False
         self.broadcast(room)
-        self.schedule_bots(room)
-
-    async def _write_or_503(self, statements: list[Statement]) -> None:
-        try:
-            await self._write(statements)
-        except StorageError as exc:
-            log.error("write failed: %s", exc)
+        if conflict:
             raise ApiError(
-                503, "the game could not be saved, so nothing changed; try again"
-            ) from None
+                409, f"the game has moved on to version {room.version}; reload and try again"
+            )
+        self.bots.schedule(room)
+
+    # ------------------------------------------------------------------ other processes
+    def listen(self) -> None:
+        """Hear the changes other processes commit to the same PostgreSQL (SQLite: nothing)."""
+        loop = asyncio.get_running_loop()
+
+        def heard(game_id: str, what: str) -> None:
+            loop.call_soon_threadsafe(self._heard, game_id, what)
+
+        def reconnected() -> None:
+            loop.call_soon_threadsafe(self._heard_all)
+
+        self.storage.listen(heard, reconnected)
+
+    def _heard(self, game_id: str, what: str) -> None:
+        room = self.rooms.get(game_id)
+        if room is None:
+            return  # not in memory here: it is read fresh when asked for
+        if what.isdigit() and int(what) <= room.version:
+            return  # this process stored it (or already caught up)
+        self.refresh(room)
+
+    def _heard_all(self) -> None:
+        for room in list(self.rooms.values()):
+            self.refresh(room)
+
+    def refresh(self, room: Room) -> None:
+        """Catch the table up with storage soon, then push; several calls make one read."""
+        if room.refresh_task is not None and not room.refresh_task.done():
+            room.refresh_again = True
+            return
+        room.refresh_task = asyncio.get_running_loop().create_task(self._refresh(room))
+
+    async def _refresh(self, room: Room) -> None:
+        while True:
+            room.refresh_again = False
+            try:
+                async with room.lock:
+                    changed = await self._catch_up(room)
+            except Exception:  # noqa: BLE001 - e.g. the database is away; the next change retries
+                log.exception("could not catch up game %s", room.id)
+                return
+            if changed:
+                self.broadcast(room)
+            if not room.refresh_again:
+                return
+
+    async def _catch_up(self, room: Room) -> bool:
+        """Apply what other processes stored after ``room.version`` (the lock is held)."""
+        seats, actions = await self._wait(self.storage.changes_since(room.id, room.version))
+        changed = False
+        for stored in seats:
+            seat = room.seats[stored.seat]
+            if (seat.name, seat.token_hash) != (stored.name, stored.token_hash):
+                seat.name, seat.token_hash = stored.name, stored.token_hash
+                changed = True
+        if actions:
+            state = room.state.copy()
+            version = room.version
+            for number, seat_no, action in actions:
+                if number != version + 1:
+                    break
+                state.apply(seat_no, action)
+                version = number
+            room.state, room.version = state, version
+            room.changed = time.monotonic()
+            changed = True
+        if changed:
+            room.forget_texts()
+        return changed
+
+    def stalled_bots(self, older_than: float) -> int:
+        """Start the bots of tables whose bot has been due for ``older_than`` seconds with no
+        process playing it (the process that would have was killed); returns how many."""
+        cutoff = time.monotonic() - older_than
+        started = 0
+        for room in list(self.rooms.values()):
+            busy = room.bot_task is not None and not room.bot_task.done()
+            if busy or room.over or room.changed > cutoff:
+                continue
+            if bot_seats(room):
+                self.bots.schedule(room)
+                started += 1
+        return started
 
     # ------------------------------------------------------------------ pushing
     def subscribe(self, room: Room, conn: Connection) -> None:
@@ -585,78 +587,8 @@ class Tables:
         for conn in list(room.sockets):
             conn.offer(room.text(conn.seat))
 
-    # ------------------------------------------------------------------ bots
     def schedule_bots(self, room: Room) -> None:
-        if self._closing or room.over:
-            return
-        if room.bot_task is not None and not room.bot_task.done():
-            return
-        if any(
-            room.seats[s].kind == "bot" and room.state.legal_action_ids(s)
-            for s in room.state.to_act
-        ):
-            room.bot_task = asyncio.get_running_loop().create_task(self._play_bots(room))
-
-    def _bot_pool(self) -> Executor:
-        if self._pool is None:
-            self._pool = make_pool(self.settings.bot_workers)
-        return self._pool
-
-    async def _play_bots(self, room: Room) -> None:
-        loop = asyncio.get_running_loop()
-        refused = 0
-        while not self._closing and not room.over:
-            # (a seat in to_act with no move may only undo, which bots never do)
-            bots = [
-                s
-                for s in room.state.to_act
-                if room.seats[s].kind == "bot" and room.state.legal_action_ids(s)
-            ]
-            if not bots:
-                return
-            seat = bots[0]
-            # a bot whose moves keep being refused plays random moves instead of looping
-            spec = (room.seats[seat].bot or "random") if refused < 3 else "random"
-            base_version = room.version
-            snapshot = room.state.to_json()
-            args = (snapshot, spec, seat, self.settings.bot_seconds, secrets.randbelow(2**63))
-            try:
-                if spec.split(":", 1)[0] in FAST_BOTS:
-                    # microseconds of work: a thread, so it never queues behind a thinking bot
-                    actions = await loop.run_in_executor(None, choose_actions, *args)
-                else:
-                    actions = await asyncio.wait_for(
-                        loop.run_in_executor(self._bot_pool(), choose_actions, *args),
-                        timeout=10 + 10 * self.settings.bot_seconds,
-                    )
-            except BrokenProcessPool:
-                log.error("the bot workers died; new ones start with the next move")
-                self._pool = None
-                actions = choose_actions(snapshot, "random", seat, 0.0, secrets.randbelow(2**63))
-            except Exception:  # noqa: BLE001 - a failing or stuck bot falls back to a random move
-                log.exception("bot %s failed in game %s; playing a random move", spec, room.id)
-                actions = choose_actions(snapshot, "random", seat, 0.0, secrets.randbelow(2**63))
-            if self._closing:
-                return
-            for action in actions:
-                if room.version != base_version and seat not in room.state.to_act:
-                    break
-                try:
-                    await self.act(room, seat, action, None)
-                except ApiError as exc:
-                    log.warning("bot %s move refused in game %s: %s", spec, room.id, exc.message)
-                    refused += 1
-                    break
-                base_version = room.version
+        self.bots.schedule(room)
 
     async def close(self) -> None:
-        self._closing = True
-        tasks = [r.bot_task for r in self.rooms.values() if r.bot_task is not None]
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        await self.bots.close()

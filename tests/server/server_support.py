@@ -291,3 +291,12 @@ def replay_with_seed(
     for entry in history:
         state.apply(entry["seat"], entry["action"])
     return state
+
+
+def sleepy_hint(
+    state_json: dict[str, Any], seat: int, seconds: float, seed: int
+) -> list[dict[str, Any]]:
+    """A hint that takes 1.5 s, or 3 s when its budget is under 0.5 s (past its timeout of
+    2 s + 2 × budget), in the server's hint workers."""
+    time.sleep(3.0 if seconds < 0.5 else 1.5)
+    return [{"actions": [], "score": None, "win": None}]

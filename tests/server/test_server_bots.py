@@ -10,15 +10,15 @@ import pytest
 from fastapi.testclient import TestClient
 from server_support import make_settings, new_table, play_one_move, sleepy_choose
 
+from glade.server import botrunner as botrunner_module
 from glade.server import create_app
-from glade.server import tables as tables_module
 
 
 def test_a_thinking_bot_does_not_hold_up_other_tables(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tables_module, "choose_actions", sleepy_choose)
-    monkeypatch.setattr(tables_module, "FAST_BOTS", set())
+    monkeypatch.setattr(botrunner_module, "choose_actions", sleepy_choose)
+    monkeypatch.setattr(botrunner_module, "FAST_BOTS", set())
     with TestClient(create_app(make_settings(f"sqlite:///{tmp_path / 'b.db'}"))) as c:
         slow_id, _ = new_table(c, "harmonies", humans=0, bots=("random", "random"))
         time.sleep(0.3)  # the slow bot is thinking now (in a worker process)

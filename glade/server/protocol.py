@@ -1,0 +1,191 @@
+"""The HTTP connection guard: no socket may hold a file descriptor for long without a request.
+
+uvicorn closes a keep-alive connection only after a first request, and has no limit on how many
+sockets may sit open doing nothing. :class:`ConnectionGuard` adds three bounds to uvicorn's
+httptools protocol:
+
+- a connection that has not finished sending a request's headers within ``header_seconds`` of
+  opening (``keep_alive_seconds`` after its last answer) is closed, however many bytes it trickled;
+- request headers larger than ``max_header_bytes`` get 431 and the connection is closed;
+- past ``max_connections`` open HTTP connections, a new one closes the connection that has been
+  idle the longest (none idle: the new one is closed), so idle sockets can never use up the
+  process's file descriptors while normal requests come in.
+
+WebSocket connections leave the guard when they upgrade (they have their own ping timeout).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import resource
+import time
+from typing import Any
+
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+
+_431 = (
+    b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+    b"content-type: application/json\r\n"
+    b"connection: close\r\n"
+    b"content-length: %d\r\n\r\n%s"
+)
+
+
+def default_max_connections() -> int:
+    """What the file-descriptor limit leaves for HTTP connections (some kept for the rest)."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY:
+        soft = 65536
+    return max(16, min(soft - 128, int(soft * 0.8), 10_000))
+
+
+class ConnectionGuard:
+    """The open HTTP connections of one server, oldest idle first."""
+
+    def __init__(
+        self,
+        header_seconds: float = 10.0,
+        keep_alive_seconds: float = 75.0,
+        max_header_bytes: int = 16_384,
+        max_connections: int | None = None,
+    ) -> None:
+        self.header_seconds = header_seconds
+        self.keep_alive_seconds = keep_alive_seconds
+        self.max_header_bytes = max_header_bytes
+        self.max_connections = max_connections or default_max_connections()
+        # connections waiting for a request's headers, by the time the wait began (oldest first):
+        # new connections, and kept-alive ones between requests
+        self.fresh: dict[GuardedProtocol, float] = {}
+        self.kept: dict[GuardedProtocol, float] = {}
+        self.busy: set[GuardedProtocol] = set()
+        self.closed_idle = 0
+        self._sweeper: asyncio.TimerHandle | None = None
+
+    @property
+    def open(self) -> int:
+        return len(self.fresh) + len(self.kept) + len(self.busy)
+
+    def protocol(self) -> type[GuardedProtocol]:
+        """The protocol class to give uvicorn (``http=``), bound to this guard."""
+        return type("GladeHttpProtocol", (GuardedProtocol,), {"guard": self})
+
+    # ------------------------------------------------------------------ bookkeeping
+    def waiting(self, proto: GuardedProtocol, kept: bool) -> None:
+        """``proto`` now waits for a request's headers (``kept``: after an answer)."""
+        self.gone(proto)
+        (self.kept if kept else self.fresh)[proto] = time.monotonic()
+        self._arm(proto.loop)
+
+    def working(self, proto: GuardedProtocol) -> None:
+        """``proto`` sent its headers: the app has the request now."""
+        self.gone(proto)
+        self.busy.add(proto)
+
+    def gone(self, proto: GuardedProtocol) -> None:
+        self.fresh.pop(proto, None)
+        self.kept.pop(proto, None)
+        self.busy.discard(proto)
+
+    def admit(self, proto: GuardedProtocol) -> bool:
+        """Make room for a new connection; False if there is none (close the new one)."""
+        while self.open >= self.max_connections:
+            oldest: list[tuple[float, GuardedProtocol]] = []
+            for waits in (self.fresh, self.kept):
+                if waits:
+                    first = next(iter(waits))
+                    oldest.append((waits[first], first))
+            if not oldest:
+                return False
+            self._close(min(oldest, key=lambda pair: pair[0])[1])
+        return True
+
+    def _close(self, proto: GuardedProtocol) -> None:
+        self.gone(proto)
+        self.closed_idle += 1
+        proto.transport.abort()
+
+    # ------------------------------------------------------------------ the sweep
+    def _arm(self, loop: asyncio.AbstractEventLoop) -> None:
+        if self._sweeper is None:
+            self._sweeper = loop.call_later(1.0, self._sweep, loop)
+
+    def _sweep(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Close every connection whose wait is over (each dict is in the order of its waits)."""
+        self._sweeper = None
+        now = time.monotonic()
+        for waits, seconds in (
+            (self.fresh, self.header_seconds),
+            (self.kept, self.keep_alive_seconds),
+        ):
+            cutoff = now - seconds
+            late = []
+            for proto, since in waits.items():
+                if since > cutoff:
+                    break
+                late.append(proto)
+            for proto in late:
+                self._close(proto)
+        if self.fresh or self.kept:
+            self._arm(loop)
+
+
+class GuardedProtocol(HttpToolsProtocol):
+    """uvicorn's httptools protocol under a :class:`ConnectionGuard` (see the module)."""
+
+    guard: ConnectionGuard
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._head_bytes = 0
+        self._tail = b""
+        self._in_head = True
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if not self.guard.admit(self):
+            self.connections.discard(self)
+            transport.abort()
+            return
+        self.guard.waiting(self, kept=False)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.guard.gone(self)
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._in_head:
+            limit = self.guard.max_header_bytes
+            end = (self._tail + data).find(b"\r\n\r\n")
+            used = self._head_bytes + (len(data) if end < 0 else end + 4 - len(self._tail))
+            if used > limit:
+                self._too_large()
+                return
+            self._head_bytes += len(data)
+            self._tail = data[-3:]
+        super().data_received(data)
+
+    def _too_large(self) -> None:
+        body = b'{"error": "the request headers are over %d bytes"}' % self.guard.max_header_bytes
+        self.guard.gone(self)
+        if not self.transport.is_closing():
+            self.transport.write(_431 % (len(body), body))
+            self.transport.close()
+
+    def on_headers_complete(self) -> None:
+        self._in_head = False
+        self.guard.working(self)
+        super().on_headers_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if self.transport.is_closing():
+            self.guard.gone(self)
+            return
+        self._in_head = True
+        self._head_bytes = 0
+        self._tail = b""
+        self.guard.waiting(self, kept=True)
+
+    def handle_websocket_upgrade(self) -> None:
+        self.guard.gone(self)
+        super().handle_websocket_upgrade()

@@ -1,0 +1,147 @@
+"""The server's layers: the engine alone judges actions, refusals carry their code, bugs are 500s."""
+
+from __future__ import annotations
+
+import logging
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from server_support import (
+    GAMES,
+    bearer,
+    client,
+    db_url,
+    make_settings,
+    new_table,
+    pg_url,
+    until_one_seat_acts,
+)
+
+import glade
+from glade.server import create_app
+
+__all__ = ["client", "db_url", "pg_url"]
+
+SERVER = Path(__file__).resolve().parents[2] / "glade" / "server"
+
+
+def _misspelt(action: dict[str, Any]) -> list[dict[str, Any]]:
+    """The action with each field written the wrong way: true for 1, 1.0 for 1, "1", [x] …"""
+    out = []
+    for key, value in action.items():
+        if key == "type":
+            continue
+        if isinstance(value, list):
+            alts: list[Any] = [
+                [float(x) if isinstance(x, int) else x for x in value],
+                [bool(x) if x in (0, 1) else str(x) for x in value],
+                value[:-1],
+                [value],
+            ]
+        else:
+            alts = [True, False, str(value), [value], None, {"v": value}]
+            if isinstance(value, int) and not isinstance(value, bool):
+                alts.append(float(value))
+        for alt in alts:
+            if alt != value or type(alt) is not type(value):
+                out.append({**action, key: alt})
+        out.append({k: v for k, v in action.items() if k != key})
+    out.append({**action, "extra": 1})
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_actions_written_unlike_the_game_writes_them_are_refused_422_with_a_code(
+    client: TestClient, game: str
+) -> None:
+    """The engine refuses these on its own (the server no longer compares against the offer)."""
+    game_id, tokens = new_table(client, game)
+    rng = random.Random(3)
+    tried = 0
+    for _ in range(200):
+        if tried >= 30:
+            break
+        seat = until_one_seat_acts(client, game_id, tokens, rng)
+        h = bearer(tokens[seat])
+        mine = client.get(f"/api/games/{game_id}", headers=h).json()
+        for action in mine["legal_actions"][:4]:
+            for bad in _misspelt(action) if action["type"] != "undo" else []:
+                if bad in mine["legal_actions"]:
+                    continue
+                r = client.post(
+                    f"/api/games/{game_id}/actions",
+                    json={"action": bad, "version": mine["version"]},
+                    headers=h,
+                )
+                assert r.status_code == 422, (bad, r.text)
+                body = r.json()
+                assert isinstance(body["error"], str) and body["error"]
+                assert isinstance(body["code"], str) and body["code"], (bad, body)
+                assert isinstance(body["params"], dict)
+                tried += 1
+        assert client.get(f"/api/games/{game_id}", headers=h).json() == mine
+        plain = [a for a in mine["legal_actions"] if a["type"] != "undo"]
+        r = client.post(
+            f"/api/games/{game_id}/actions",
+            json={"action": rng.choice(plain), "version": mine["version"]},
+            headers=h,
+        )
+        assert r.status_code == 200, r.text
+    assert tried >= 30
+
+
+def test_a_refusal_answers_the_engines_code_and_params(client: TestClient) -> None:
+    game_id, tokens = new_table(client, "harmonies")
+    state = client.app.state.tables.rooms[game_id].state  # type: ignore[attr-defined]
+    mine = client.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
+    bad = {"type": "take_tokens", "space": 99}
+    with pytest.raises(glade.IllegalAction) as refused:
+        state.copy().apply(0, bad)
+    r = client.post(
+        f"/api/games/{game_id}/actions",
+        json={"action": bad, "version": mine["version"]},
+        headers=bearer(tokens[0]),
+    )
+    assert r.status_code == 422
+    assert r.json() == refused.value.to_json()
+
+
+def test_an_engine_bug_is_a_logged_500_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = create_app(make_settings(f"sqlite:///{tmp_path / 'bug.db'}"))
+    with TestClient(app, raise_server_exceptions=False) as c:
+        game_id, tokens = new_table(c, "harmonies")
+        room = c.app.state.tables.rooms[game_id]  # type: ignore[attr-defined]
+        mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
+
+        def broken(self: Any, seat: int, action: Any) -> None:
+            raise ZeroDivisionError("a bug deep in the engine")
+
+        monkeypatch.setattr(type(room.state), "apply", broken)
+        with caplog.at_level(logging.ERROR, logger="glade.server"):
+            r = c.post(
+                f"/api/games/{game_id}/actions",
+                json={"action": mine["legal_actions"][0], "version": mine["version"]},
+                headers=bearer(tokens[0]),
+            )
+        assert r.status_code == 500 and "nothing changed" in r.json()["error"]
+        logged = [rec for rec in caplog.records if rec.exc_info]
+        assert logged and logged[0].exc_info is not None
+        assert logged[0].exc_info[0] is ZeroDivisionError
+        monkeypatch.undo()
+        assert c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json() == mine
+        assert c.get(f"/api/games/{game_id}/log").json()["history"] == []
+
+
+def test_sql_lives_only_in_storage() -> None:
+    sql = re.compile(r"\b(SELECT|INSERT INTO|UPDATE \w+ SET|DELETE FROM|CREATE TABLE)\b")
+    for path in SERVER.glob("*.py"):
+        if path.name == "storage.py":
+            continue
+        assert not sql.search(path.read_text("utf-8")), f"SQL in {path.name}"
+    assert "_offered" not in (SERVER / "tables.py").read_text("utf-8")
