@@ -25,8 +25,9 @@ class ApiError(Exception):
 
     @classmethod
     def refused(cls, exc: IllegalAction | BadInput, status: int = 422) -> ApiError:
-        """The engine's refusal: its sentence, code and params."""
-        return cls(status, exc.message, exc.code, exc.params)
+        """The engine's refusal: its sentence, code and params (which may quote what the client
+        sent, so text that UTF-8 cannot carry, such as a lone surrogate, is replaced)."""
+        return cls(status, _utf8(exc.message), exc.code, _utf8(exc.params))
 
     def to_json(self) -> dict[str, Any]:
         """``{"error": sentence}``, plus ``code`` and ``params`` when the engine refused."""
@@ -35,3 +36,14 @@ class ApiError(Exception):
             body["code"] = self.code
             body["params"] = self.params or {}
         return body
+
+
+def _utf8(value: Any) -> Any:
+    """``value`` with every string made encodable as UTF-8 (unencodable characters become "?")."""
+    if isinstance(value, str):
+        return value.encode("utf-8", "replace").decode("utf-8")
+    if isinstance(value, dict):
+        return {_utf8(k): _utf8(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_utf8(v) for v in value]
+    return value
