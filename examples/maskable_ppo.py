@@ -6,7 +6,7 @@
 Solo: the registered ``glade/HarmoniesSolo-v0`` with normalised observations, its reward the
 score gained each move (so an episode's return is the final score). Against bots:
 ``glade.rl.opponents.OpponentsEnv`` (2-player Harmonies, the other seat played by glade's bot, the
-shaped reward: own score gained per turn, plus the terminal score difference). MaskablePPO finds
+the shaped reward: its own score gained after each of its moves, summing to its final score). MaskablePPO finds
 the masks through the envs' ``action_masks()``. The script prints the mean score of the trained
 policy (most likely legal move) and of the baselines on evaluation seeds, and with ``--plot``
 draws the learning curve (training episodes' scores against moves played) to a PNG.
@@ -44,6 +44,10 @@ class Curve(BaseCallback):
         self.start = time.monotonic()
 
     def _on_step(self) -> bool:
+        if self.num_timesteps % 20_480 == 0 and self.points:  # progress, every 20k moves
+            last = [p[2] for p in self.points[-200:]]
+            print(f"{self.num_timesteps} moves: mean of the last 200 games {np.mean(last):.1f}")
+            print(flush=True, end="")
         for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
             if done:
                 self.points.append(
@@ -62,7 +66,7 @@ def make_env(opponents: str | None, seed: int = 0) -> gymnasium.Env[Any, Any]:
         players=2,
         opponents=(opponents,),
         normalize=True,
-        shaped=True,
+        reward="shaped",
         seed=seed,
     )
 
@@ -75,6 +79,7 @@ def train(
     seed: int = 0,
     n_steps: int = 256,
     batch_size: int = 256,
+    n_epochs: int = 4,
 ) -> tuple[MaskablePPO, Curve]:
     """Train until ``minutes`` pass or ``timesteps`` moves are played."""
     torch.manual_seed(seed)
@@ -86,7 +91,7 @@ def train(
         env,
         n_steps=n_steps,
         batch_size=batch_size,
-        n_epochs=4,
+        n_epochs=n_epochs,
         learning_rate=3e-4,
         gamma=0.995,
         gae_lambda=0.95,
@@ -173,6 +178,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plot", type=Path, default=None, help="learning curve PNG")
     parser.add_argument("--csv", type=Path, default=None, help="episodes as CSV")
+    parser.add_argument("--n-epochs", type=int, default=4, help="PPO epochs per update")
+    parser.add_argument("--save", type=Path, default=None, help="save the trained model here")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     start = time.monotonic()
@@ -184,8 +191,11 @@ def main(argv: list[str] | None = None) -> int:
         args.seed,
         args.n_steps,
         args.batch_size,
+        args.n_epochs,
     )
     took = time.monotonic() - start
+    if args.save is not None:
+        model.save(args.save)
     print(f"trained {model.num_timesteps} moves, {len(curve.points)} games in {took:.0f}s")
     if curve.points:
         last = [p[2] for p in curve.points[-200:]]

@@ -21,14 +21,22 @@ glade's determinizer (``glade.bots.determinize``), which is what OpenSpiel's ISM
 plain ``clone()`` keeps the true hidden orders, so an algorithm that searches clones (OpenSpiel's
 ``MCTSBot``) plays with knowledge of future draws; ISMCTS does not.
 
+Parameters: ``players`` (2-4), Harmonies' ``side`` ("A"/"B") and ``spirits``, ``normalize``
+(tensors scaled to [0, 1] as in the Gymnasium envs) and ``rng_seed``.
+
 Observations: the observation and information-state tensors are the seat's PettingZoo
-observation vector (``docs/rl.md`` lists its segments and bounds), the observation string the
-seat's text view of the table, and the information-state string that text after the history of
-moves (every move is public; the draws a seat saw are on the table it shows).
+observation vector (``docs/rl.md`` lists its segments and bounds) and the observation string the
+seat's text view of the table. The information-state string stands for the history: every move
+(all moves are public) with each chance outcome it met as the seat saw it
+(``Game.describe_chance``), folded into a chain of BLAKE2 digests (so it stays short and cheap in
+games of thousands of moves), and in Harmonies the seat's own face-down spirit offer while it
+holds one (after the choice the unchosen spirit, out of the game, is forgotten).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import random
 from typing import Any
 
@@ -39,7 +47,8 @@ from glade import new_game
 from glade.bots.determinize import determinize
 from glade.core import Game
 
-from .aec import final_rewards
+from .aec import final_rewards, own_score
+from .common import Normaliser
 from .encoders import make_encoder
 
 HARMONIES = "python_glade_harmonies"
@@ -70,11 +79,11 @@ def _game_type(short: str, long: str, params: dict[str, Any], min_p: int) -> pys
 HARMONIES_TYPE = _game_type(
     HARMONIES,
     "glade Harmonies",
-    {"players": 2, "side": "A", "spirits": False, "rng_seed": -1},
+    {"players": 2, "side": "A", "spirits": False, "normalize": False, "rng_seed": -1},
     2,
 )
 LIVING_FOREST_TYPE = _game_type(
-    LIVING_FOREST, "glade Living Forest", {"players": 2, "rng_seed": -1}, 2
+    LIVING_FOREST, "glade Living Forest", {"players": 2, "normalize": False, "rng_seed": -1}, 2
 )
 
 
@@ -88,7 +97,8 @@ class GladeGame(pyspiel.Game):
         params = dict(params or {})
         defaults = dict(self.game_type.parameter_specification)
         merged = {**defaults, **params}
-        options = {k: v for k, v in merged.items() if k != "rng_seed"}
+        options = {k: v for k, v in merged.items() if k not in ("rng_seed", "normalize")}
+        self.normalize = bool(merged["normalize"])
         self.options = options
         self.encoder = make_encoder(self.game_name, **options)
         players = self.encoder.players
@@ -134,11 +144,29 @@ class _Holder:
     """Holds a glade game; OpenSpiel clones a Python state by deep-copying its attributes, and
     this makes that copy the engine's own fast ``Game.copy()``."""
 
-    def __init__(self, game: Game) -> None:
+    def __init__(self, game: Game, seen: dict[int, tuple[int, str]] | None = None) -> None:
         self.game = game
+        # per player: how many log entries are folded into its digest, and the digest
+        self._seen: dict[int, tuple[int, str]] = dict(seen or {})
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
-        return _Holder(self.game.copy())
+        return _Holder(self.game.copy(), self._seen)
+
+    def seen(self, player: int) -> tuple[int, str]:
+        """The number of moves so far and a digest of them, each move with the chance outcome it
+        met as ``player`` may see it: a chain of BLAKE2 hashes, one link per move, so a clone
+        copies two values and a new move costs one hash."""
+        game = self.game
+        count, digest = self._seen.get(player, (0, ""))
+        for entry in game.log[count:]:
+            chance = game.describe_chance(entry, player)
+            text = f"{digest}|{entry[0]}:{entry[1]}"
+            if chance is not None:
+                text += "=" + json.dumps(chance, sort_keys=True)
+            digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+            count += 1
+        self._seen[player] = (count, digest)
+        return count, digest
 
 
 class GladeState(pyspiel.State):
@@ -192,22 +220,50 @@ class GladeObserver:
     def __init__(self, game: GladeGame, perfect_recall: bool) -> None:
         self.encoder = make_encoder(game.game_name, **game.options)
         self.perfect_recall = perfect_recall
+        self._normaliser = Normaliser(self.encoder) if game.normalize else None
         self.tensor = np.zeros(self.encoder.size, dtype=np.float32)
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: GladeState, player: int) -> None:
         self.encoder.reset(state.glade_game)
         self.encoder.observe(player, out=self.tensor)
+        if self._normaliser is not None:
+            self.tensor[:] = self._normaliser(self.tensor)
 
     def string_from(self, state: GladeState, player: int) -> str:
-        view = self.encoder.render(state.glade_game, player)
+        game = state.glade_game
         if not self.perfect_recall:
-            return view
-        moves = " ".join(f"{seat}:{code}" for seat, code, _ in state.glade_game.log)
-        return f"player {player}\nmoves {moves}\n{view}"
+            return str(self.encoder.render(game, player))
+        private = ""
+        if game.game_name == "harmonies" and game.boards[player].offer:  # type: ignore[attr-defined]
+            private = " offer " + " ".join(map(str, game.boards[player].offer))  # type: ignore[attr-defined]
+        count, digest = state._holder.seen(player)
+        return f"player {player}{private} moves {count} history {digest}"
+
+
+class ScoreEvaluator:
+    """An MCTS evaluator (OpenSpiel's ``Evaluator`` interface) without rollouts: a state's value
+    for each seat is its score lead over the best other seat, squashed to (-1, 1) by
+    ``tanh(lead / scale)``; a finished game's value is its returns. Priors are uniform. For Living
+    Forest, whose random rollouts run to about 2,000 moves, this keeps a search budget small."""
+
+    def __init__(self, scale: float = 10.0) -> None:
+        self.scale = scale
+
+    def evaluate(self, state: GladeState) -> np.ndarray:
+        if state.is_terminal():
+            return np.array(state.returns())
+        game = state.glade_game
+        scores = [own_score(game, s) for s in range(game.num_players)]
+        leads = [s - max(scores[:i] + scores[i + 1 :]) for i, s in enumerate(scores)]
+        return np.tanh(np.array(leads, dtype=np.float64) / self.scale)
+
+    def prior(self, state: GladeState) -> list[tuple[int, float]]:
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
 
 
 pyspiel.register_game(HARMONIES_TYPE, HarmoniesOpenSpiel)
 pyspiel.register_game(LIVING_FOREST_TYPE, LivingForestOpenSpiel)
 
-__all__ = ["HARMONIES", "LIVING_FOREST", "GladeGame", "GladeState"]
+__all__ = ["HARMONIES", "LIVING_FOREST", "GladeGame", "GladeState", "ScoreEvaluator"]

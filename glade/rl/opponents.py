@@ -25,7 +25,6 @@ in the solo env. The observation is the learner's AEC observation vector.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -48,7 +47,10 @@ ILLEGAL_MODES = ("refuse", "raise")
 def frozen(model: Any, deterministic: bool = False) -> OpponentPolicy:
     """A frozen copy of a stable-baselines3 / sb3-contrib model's policy as an opponent:
     ``policy(observation, mask) -> action`` (masked when the model supports masks)."""
-    policy = copy.deepcopy(model.policy)
+    policy = model.policy_class(
+        model.observation_space, model.action_space, model.lr_schedule, **model.policy_kwargs
+    )
+    policy.load_state_dict(model.policy.state_dict())  # a copy of the weights as they are now
     policy.set_training_mode(False)
     masked = "action_masks" in policy.predict.__code__.co_varnames
 
