@@ -14,6 +14,7 @@ and 1 for each winner. ``state()`` is every seat's observation, seat 0's first, 
 from __future__ import annotations
 
 import operator
+import random
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -187,7 +188,7 @@ class GladeAECEnv(_Core, AECEnv):
         # seed (None: from fresh entropy); making one costs as much as a dozen moves
         self._rng: np.random.Generator | None = None
         self._rng_seed: int | None = None
-        self._sampler = np.random.default_rng()
+        self._sampler = random.Random()
         self.game: Game | None = None
         self._legal_seat = -1  # whose legal moves _legal lists (-1: none, until the next step)
         self._legal: list[int] = []
@@ -222,7 +223,7 @@ class GladeAECEnv(_Core, AECEnv):
             if self._rng is None:
                 self._rng = np.random.default_rng(self._rng_seed)
             game_seed = int(self._rng.integers(2**63))
-        self._sampler = np.random.default_rng(game_seed)
+        self._sampler = random.Random(game_seed)
         enc = self.encoder
         self.game = new_game(enc.game_name, seed=game_seed, **enc.options)
         enc.reset(self.game)
@@ -247,7 +248,7 @@ class GladeAECEnv(_Core, AECEnv):
         seeded by ``reset(seed)``: the fast way to play random moves."""
         if mask is not None:
             legal = np.flatnonzero(mask)
-            return int(legal[self._sampler.integers(len(legal))])
+            return int(legal[int(self._sampler.random() * len(legal))])
         if self.game is None:
             raise RuntimeError("call reset() before sample_legal()")
         seat = self._seat[self.agent_selection]
@@ -257,7 +258,7 @@ class GladeAECEnv(_Core, AECEnv):
         ids = self._legal
         if not ids:
             raise IllegalAction(f"{self.agent_selection} has no move to make")
-        return int(ids[self._sampler.integers(len(ids))])
+        return ids[int(self._sampler.random() * len(ids))]
 
     def state(self) -> np.ndarray:
         """Every seat's observation, seat 0's first, concatenated (for centralised critics): the

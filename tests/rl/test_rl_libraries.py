@@ -96,7 +96,7 @@ def test_shaped_rewards_come_every_turn_and_add_up_to_the_final_score(
     env = module.env(**options, reward="shaped")
     env.reset(seed=9)
     during = []
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         _, reward, terminated, truncated, info = env.last()
         if terminated:
             break
@@ -117,7 +117,7 @@ def test_max_cycles_truncates_and_infos_keep_their_shape() -> None:
     env.reset(seed=2)
     shapes = set()
     moves = 0
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         _, _, terminated, truncated, info = env.last()
         shapes.add(tuple((k, v.shape, v.dtype.str) for k, v in sorted(info.items())))
         if terminated or truncated:
@@ -186,10 +186,9 @@ def test_gym_infos_are_fixed_shape_and_tianshou_buffer_accepts_them() -> None:
         keys = {k: (np.shape(v), np.asarray(v).dtype) for k, v in info.items()}
         rng = random.Random(0)
         for _ in range(700):
-            if rng.random() < 0.1:
-                action = rng.randrange(env.action_space.n)  # sometimes illegal: refused
-            else:
-                action = env.sample_legal()
+            # now and then an unmasked action, often illegal: refused, same info keys
+            unmasked = rng.random() < 0.1
+            action = rng.randrange(env.action_space.n) if unmasked else env.sample_legal()
             obs_next, reward, terminated, truncated, info = env.step(action)
             assert {k: (np.shape(v), np.asarray(v).dtype) for k, v in info.items()} == keys
             buffer.add(
