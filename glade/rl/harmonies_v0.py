@@ -5,8 +5,7 @@ env = harmonies_v0.env(players=2, side="A", spirits=False, reward="score_diff")
 env.reset(seed=7)
 for agent in env.agent_iter():
     obs, reward, terminated, truncated, info = env.last()
-    action = None if terminated else pick(obs["observation"], obs["action_mask"])
-    env.step(action)
+    env.step(None if terminated or truncated else env.sample_legal())
 """
 
 from __future__ import annotations

@@ -67,6 +67,11 @@ def test_human_mode_prints_the_ansi_board(capsys: pytest.CaptureFixture[str]) ->
     text = harmonies_v0.env(players=2, render_mode="ansi")
     text.reset(seed=4)
     assert printed.strip() == text.render().strip()
+    from pettingzoo.utils.wrappers import CaptureStdoutWrapper
+
+    captured = CaptureStdoutWrapper(living_forest_v0.env(players=2, render_mode="human"))
+    captured.reset(seed=1)
+    assert "Spirit 1" in captured.render()
     solo = gymnasium.make(glade.rl.SOLO_ID, render_mode="rgb_array")
     solo.reset(seed=1)
     assert solo.render().shape[2] == 3
