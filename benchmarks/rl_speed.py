@@ -3,7 +3,8 @@
     PYTHONPATH=. python benchmarks/rl_speed.py [--games N] [--rounds R] [--seed S]
 
 For each configuration it measures, in rounds of back-to-back runs: the engine's random-play
-speed (``glade.core.bench.run_bench``); the AEC environment (``last()`` then a random legal
+speed (``glade.core.bench.run_bench``); the loop ``docs/rl.md`` shows (``last()`` then
+``step(env.sample_legal())``, the ``documented loop`` figure); the AEC environment (``last()`` then a random legal
 ``step()`` per move, the choice read from the mask through a bool view, as docs/rl.md advises,
 and again read straight from the int8 mask, the ``int8 mask read`` figure); and the batched
 runner (64 games, one ``step`` per batch, the choice from ``runner.legal``). Each figure includes
@@ -32,6 +33,30 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("living-forest", {"players": 2}),
     ("living-forest", {"players": 4}),
 ]
+
+
+def play_documented(env: GladeAECEnv, games: int, seed: int) -> int:
+    """Play ``games`` games with the loop of ``docs/rl.md``: ``last()``, then ``step()`` with
+    ``env.sample_legal()`` (or None once the agent is done); returns the moves played."""
+    steps = 0
+    for g in range(games):
+        env.reset(seed=seed + g)
+        for _agent in env.agent_iter():
+            _obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+            else:
+                env.step(env.sample_legal())
+                steps += 1
+    return steps
+
+
+def documented_steps_per_s(game: str, options: dict[str, Any], games: int, seed: int) -> float:
+    """Full games with the documented loop, in steps per second."""
+    env = GladeAECEnv(make_encoder(game, **options))
+    start = time.perf_counter()
+    steps = play_documented(env, games, seed)
+    return steps / (time.perf_counter() - start)
 
 
 def play_aec(env: GladeAECEnv, games: int, seed: int, bool_view: bool = True) -> int:
@@ -90,8 +115,10 @@ def measure(
     aec: list[float] = []
     aec_int8: list[float] = []
     vec: list[float] = []
+    documented: list[float] = []
     for _ in range(rounds):
         engine.append(run_bench(game, games, seed, options)["actions_per_s"])
+        documented.append(documented_steps_per_s(game, options, games, seed))
         aec.append(aec_steps_per_s(game, options, games, seed))
         aec_int8.append(aec_steps_per_s(game, options, games, seed, bool_view=False))
         vec.append(vector_steps_per_s(game, options, games, seed))
@@ -99,6 +126,10 @@ def measure(
         "game": game,
         "options": options,
         "engine_actions_per_s": round(max(engine)),
+        "documented_steps_per_s": round(max(documented)),
+        "documented_ratio": round(
+            statistics.median(d / e for d, e in zip(documented, engine, strict=True)), 3
+        ),
         "aec_steps_per_s": round(max(aec)),
         "aec_ratio": round(statistics.median(a / e for a, e in zip(aec, engine, strict=True)), 3),
         "aec_int8_read_ratio": round(
@@ -123,6 +154,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(row)
         print(
             f"{game} {options}: engine {row['engine_actions_per_s']:,}/s  "
+            f"documented loop {row['documented_steps_per_s']:,}/s ({row['documented_ratio']:.0%})  "
             f"aec {row['aec_steps_per_s']:,}/s ({row['aec_ratio']:.0%}; "
             f"int8 mask read {row['aec_int8_read_ratio']:.0%})  "
             f"vector {row['vector_steps_per_s']:,}/s ({row['vector_ratio']:.0%})"

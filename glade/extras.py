@@ -20,8 +20,13 @@ EXTRA_OF: dict[str, str] = {
     "numpy": "rl",
     "gymnasium": "rl",
     "pettingzoo": "rl",
+    "PIL": "rl",
+    "pyspiel": "openspiel",
     "ray": "ray",
     "torch": "train",
+    "stable_baselines3": "train",
+    "sb3_contrib": "train",
+    "matplotlib": "train",
 }
 
 

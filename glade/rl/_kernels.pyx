@@ -932,11 +932,12 @@ cdef class AECCore:
     cdef public object _seat, _legal, _kernel, _seat_view, _play
     cdef public int _legal_seat
     cdef public Py_ssize_t _n_actions
+    cdef public bint _slow  # normalised views, shaped rewards or a move limit: all in Python
 
     def last(self, bint observe=True):
         """The acting agent's view, cumulative reward, termination, truncation and info."""
         game = self.game
-        if not observe or game is None:
+        if not observe or game is None or self._slow:
             return self._full_last(observe)
         agent = self.agent_selection
         cdef int seat = self._seat[agent]
@@ -955,7 +956,12 @@ cdef class AECCore:
         """The acting agent plays ``action`` (see GladeAECEnv.step)."""
         game = self.game
         kind = type(action)
-        if game is None or not self.agents or (kind is not int and kind is not _np_int64):
+        if (
+            game is None
+            or self._slow
+            or not self.agents
+            or (kind is not int and kind is not _np_int64)
+        ):
             return self._full_step(action)
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:

@@ -1,17 +1,22 @@
 """One PettingZoo AEC environment for both games, driven by a game's :class:`Encoder`.
 
 Agents are ``player_0 .. player_{n-1}`` (seat numbers). Each observation is
-``{"observation": float32 vector, "action_mask": int8 vector}`` from that seat's view only. An
-illegal action raises :class:`glade.IllegalAction` naming the move and the reason, and changes
-nothing. Rewards come once, when the game ends (see ``REWARDS``).
+``{"observation": float32 vector, "action_mask": int8 vector}`` from that seat's view only
+(``normalize=True``: the vector scaled to [0, 1], see ``glade.rl.common``). An illegal action
+raises :class:`glade.IllegalAction` naming the move and the reason, and changes nothing.
+Rewards come once, when the game ends, except with ``reward="shaped"`` (see ``REWARDS``).
+``max_cycles=N`` truncates a game still going after N moves in all (every agent's
+``truncations`` entry becomes True). ``infos[agent]`` is always ``{"scores": int64 array,
+"winners": int8 array}``, one entry per seat: zeros until the game ends, then the final scores
+and 1 for each winner. ``state()`` is every seat's observation, seat 0's first, concatenated.
 """
 
 from __future__ import annotations
 
 import operator
+import random
 from typing import TYPE_CHECKING, Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
@@ -20,12 +25,23 @@ from glade import IllegalAction, new_game
 from glade.core import BadInput, Game
 
 from . import kernels
+from .common import (
+    RENDER_MODES,
+    Normaliser,
+    check_flag,
+    check_render_mode,
+    observation_box,
+    render,
+)
 from .kernels import compiled_module, use_compiled
 from .spec import Encoder
 
-REWARDS = ("score_diff", "win_loss", "score")
+REWARDS = ("score_diff", "win_loss", "score", "shaped")
 """score_diff: own final score minus the best opponent's (solo: the score); win_loss: +1 sole
-winner, 0 shared win, -1 otherwise (2+ players); score: own final score."""
+winner, 0 shared win, -1 otherwise (2+ players); score: own final score; shaped: after each of
+its moves a seat gets the change in its own score (Harmonies: its points; Living Forest: its
+progress toward 12, different trees + fires + sacred flowers, the quantity it scores), and when
+the game ends whatever remains to make its rewards add up to its final score."""
 
 
 def check_reward(reward: str, players: int) -> str:
@@ -52,7 +68,7 @@ def check_seed(seed: Any) -> int:
 def final_rewards(result: dict[str, Any], reward: str) -> list[float]:
     """Each seat's reward from a finished game's ``result()``."""
     scores = [float(s) for s in result["scores"]]
-    if reward == "score" or len(scores) == 1:
+    if reward in ("score", "shaped") or len(scores) == 1:
         return scores
     if reward == "score_diff":
         return [s - max(scores[:i] + scores[i + 1 :]) for i, s in enumerate(scores)]
@@ -62,16 +78,19 @@ def final_rewards(result: dict[str, Any], reward: str) -> list[float]:
     ]
 
 
-def render_ansi(
-    render_mode: str | None, encoder: Encoder, game: Game | None, seat: int | None
-) -> str | None:
-    """The text view for ``render()`` (None, with a warning, without the "ansi" mode)."""
-    if render_mode is None:
-        gymnasium.logger.warn('render() was called without a render mode; pass render_mode="ansi"')
+def own_score(game: Game, seat: int) -> int:
+    """``seat``'s score now, as the game's result will count it (the shaped reward's measure)."""
+    if game.game_name == "harmonies":
+        return int(game.breakdown(seat)["total"])  # type: ignore[attr-defined]
+    return int(sum(game.counts(seat)))  # type: ignore[attr-defined]
+
+
+def check_max_cycles(max_cycles: Any) -> int | None:
+    if max_cycles is None:
         return None
-    if game is None:
-        raise RuntimeError("call reset() before render()")
-    return encoder.render(game, seat)
+    if isinstance(max_cycles, bool) or not isinstance(max_cycles, int) or max_cycles < 1:
+        raise BadInput(f"max_cycles is a whole number of at least 1 or None, not {max_cycles!r}")
+    return max_cycles
 
 
 def action_index(action: Any, n_actions: int) -> int:
@@ -123,41 +142,58 @@ class GladeAECEnv(_Core, AECEnv):
     """A glade game as a PettingZoo AEC environment (turn order from the engine's ``to_act``)."""
 
     metadata: dict[str, Any] = {
-        "render_modes": ["ansi"],
+        "render_modes": RENDER_MODES,
         "name": "glade",
         "is_parallelizable": False,
     }
 
     def __init__(
-        self, encoder: Encoder, reward: str = "score_diff", render_mode: str | None = None
+        self,
+        encoder: Encoder,
+        reward: str = "score_diff",
+        render_mode: str | None = None,
+        normalize: bool = False,
+        max_cycles: int | None = None,
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise BadInput(f'unknown render mode {render_mode!r}; the only one is "ansi"')
+        self.render_mode = check_render_mode(render_mode)
         self.encoder = encoder
         self.reward_mode = check_reward(reward, encoder.players)
-        self.render_mode = render_mode
+        self.normalize = check_flag("normalize", normalize)
+        self.max_cycles = check_max_cycles(max_cycles)
+        self._normaliser = Normaliser(encoder) if self.normalize else None
+        # anything beyond the plain case runs in the Python methods below, not the compiled core
+        self._slow = self.normalize or self.max_cycles is not None or reward == "shaped"
+        self._moves = 0
         self.possible_agents = [f"player_{i}" for i in range(encoder.players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
-        low, high = encoder.low, encoder.high
+        box = observation_box(encoder, self.normalize)
         self.observation_spaces = {
             a: spaces.Dict(
                 {
-                    "observation": spaces.Box(low, high, shape=(encoder.size,), dtype=np.float32),
+                    "observation": box,
                     "action_mask": spaces.Box(0, 1, shape=(encoder.n_actions,), dtype=np.int8),
                 }
             )
             for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(encoder.n_actions) for a in self.possible_agents}
+        self.state_space = spaces.Box(
+            np.tile(box.low, encoder.players),
+            np.tile(box.high, encoder.players),
+            shape=(encoder.players * encoder.size,),
+            dtype=np.float32,
+        )
         # the generator of unseeded resets' seeds, made when first needed, from the last reset
         # seed (None: from fresh entropy); making one costs as much as a dozen moves
         self._rng: np.random.Generator | None = None
         self._rng_seed: int | None = None
+        self._sampler = random.Random()
         self.game: Game | None = None
         self._legal_seat = -1  # whose legal moves _legal lists (-1: none, until the next step)
         self._legal: list[int] = []
         self._n_actions = encoder.n_actions
+        self._given = [0.0] * encoder.players  # shaped rewards handed out so far, per seat
         # the per-step work, in one call each: the encoder's compiled kernel when it has one
         kernel = getattr(encoder, "kernel", None)
         compiled = kernel is not None and use_compiled(None)
@@ -187,6 +223,7 @@ class GladeAECEnv(_Core, AECEnv):
             if self._rng is None:
                 self._rng = np.random.default_rng(self._rng_seed)
             game_seed = int(self._rng.integers(2**63))
+        self._sampler = random.Random(game_seed)
         enc = self.encoder
         self.game = new_game(enc.game_name, seed=game_seed, **enc.options)
         enc.reset(self.game)
@@ -195,9 +232,45 @@ class GladeAECEnv(_Core, AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        n = enc.players
+        self.infos: dict[str, dict[str, Any]] = {
+            a: {"scores": np.zeros(n, dtype=np.int64), "winners": np.zeros(n, dtype=np.int8)}
+            for a in self.agents
+        }
         self._legal_seat = -1
+        self._moves = 0
+        self._given = [0.0] * n
         self.agent_selection = self.possible_agents[self.game.to_act[0]]
+
+    def sample_legal(self, mask: np.ndarray | None = None) -> int:
+        """A uniformly random legal move of the agent to act (from ``mask`` when given, else
+        from the legal moves the last ``last()``/``observe()`` listed), drawn from a generator
+        seeded by ``reset(seed)``: the fast way to play random moves."""
+        if mask is not None:
+            legal = np.flatnonzero(mask)
+            return int(legal[int(self._sampler.random() * len(legal))])
+        if self.game is None:
+            raise RuntimeError("call reset() before sample_legal()")
+        seat = self._seat[self.agent_selection]
+        if seat != self._legal_seat:
+            self._legal = self.game.legal_action_ids(seat)
+            self._legal_seat = seat
+        ids = self._legal
+        if not ids:
+            raise IllegalAction(f"{self.agent_selection} has no move to make")
+        return ids[int(self._sampler.random() * len(ids))]
+
+    def state(self) -> np.ndarray:
+        """Every seat's observation, seat 0's first, concatenated (for centralised critics): the
+        seats' private parts (a Harmonies spirit offer, a Living Forest hand) are in it, the
+        hidden draw order never is."""
+        game = self.game
+        if game is None:
+            raise RuntimeError("call reset() before state()")
+        parts = [self.encoder.observe(s) for s in range(self.encoder.players)]
+        if self._normaliser is not None:
+            parts = [self._normaliser(p) for p in parts]
+        return np.concatenate(parts)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s view now: a fresh observation array and a fresh mask array each call."""
@@ -212,6 +285,8 @@ class GladeAECEnv(_Core, AECEnv):
         legal, view = self._seat_view(self._kernel, game, seat, self._n_actions)
         self._legal = legal  # kept for step() until the next move
         self._legal_seat = seat
+        if self._normaliser is not None:
+            view["observation"] = self._normaliser(view["observation"])
         return view
 
     # The per-move methods, last() and step(), come from the compiled AECCore when it is built
@@ -252,10 +327,23 @@ class GladeAECEnv(_Core, AECEnv):
         if following == -2:
             self._refuse(agent, seat, code)
         self._legal_seat = -1
-        if following >= 0:  # the game goes on (rewards come only at its end)
-            self.agent_selection = self.possible_agents[following]
-        else:
+        self._moves += 1
+        shaped = self.reward_mode == "shaped"
+        if shaped:
+            self._cumulative_rewards[agent] = 0.0
+            self._clear_rewards()
+        if following < 0:
             self._finish(agent)
+            return
+        if shaped:  # the change in the mover's own score
+            gained = own_score(game, seat) - self._given[seat]
+            self._given[seat] += gained
+            self.rewards[agent] = float(gained)
+            self._accumulate_rewards()
+        self.agent_selection = self.possible_agents[following]
+        if self.max_cycles is not None and self._moves >= self.max_cycles:
+            for a in self.agents:
+                self.truncations[a] = True
 
     def _refuse(self, agent: str, seat: int, code: int) -> None:
         """Raise IllegalAction saying why ``code`` (in range, not played) is not legal now."""
@@ -271,18 +359,21 @@ class GladeAECEnv(_Core, AECEnv):
         assert game is not None
         self._cumulative_rewards[agent] = 0.0
         result = game.result()
+        n = self.encoder.players
+        scores = np.array(result["scores"], dtype=np.int64)
+        winners = np.zeros(n, dtype=np.int8)
+        winners[list(result["winners"])] = 1
+        shaped = self.reward_mode == "shaped"
         for i, value in enumerate(final_rewards(result, self.reward_mode)):
             a = self.possible_agents[i]
-            self.rewards[a] = value
+            self.rewards[a] = value - self._given[i] if shaped else value
             self.terminations[a] = True
-            self.infos[a] = {
-                "scores": list(result["scores"]),
-                "winners": list(result["winners"]),
-            }
+            self.infos[a] = {"scores": scores.copy(), "winners": winners.copy()}
+        self._given = [float(v) for v in scores] if shaped else self._given
         self._accumulate_rewards()
 
-    def render(self) -> str | None:
-        return render_ansi(self.render_mode, self.encoder, self.game, None)
+    def render(self) -> Any:
+        return render(self.render_mode, self.encoder, self.game, None)
 
     def close(self) -> None:
         self.game = None

@@ -5,8 +5,7 @@ env = harmonies_v0.env(players=2, side="A", spirits=False, reward="score_diff")
 env.reset(seed=7)
 for agent in env.agent_iter():
     obs, reward, terminated, truncated, info = env.last()
-    action = None if terminated else pick(obs["observation"], obs["action_mask"])
-    env.step(action)
+    env.step(None if terminated or truncated else env.sample_legal())
 """
 
 from __future__ import annotations
@@ -14,14 +13,16 @@ from __future__ import annotations
 from typing import Any
 
 from .aec import GladeAECEnv
+from .common import RENDER_MODES
 from .harmonies_encoding import HarmoniesEncoder
+from .parallel import GladeParallelEnv
 
 
 class raw_env(GladeAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """Harmonies as an AEC environment; see ``docs/rl.md`` for the observation and action layout."""
 
     metadata: dict[str, Any] = {
-        "render_modes": ["ansi"],
+        "render_modes": RENDER_MODES,
         "name": "harmonies_v0",
         "is_parallelizable": False,
     }
@@ -33,9 +34,15 @@ class raw_env(GladeAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped 
         spirits: bool = False,
         reward: str = "score_diff",
         render_mode: str | None = None,
+        normalize: bool = False,
+        max_cycles: int | None = None,
     ) -> None:
         super().__init__(
-            HarmoniesEncoder(players, side, spirits), reward=reward, render_mode=render_mode
+            HarmoniesEncoder(players, side, spirits),
+            reward=reward,
+            render_mode=render_mode,
+            normalize=normalize,
+            max_cycles=max_cycles,
         )
 
 
@@ -44,4 +51,9 @@ def env(**kwargs: Any) -> raw_env:
     return raw_env(**kwargs)
 
 
-__all__ = ["env", "raw_env"]
+def parallel_env(**kwargs: Any) -> GladeParallelEnv:
+    """The same game as a PettingZoo parallel environment (turn-based: see ``glade.rl.parallel``)."""
+    return GladeParallelEnv(raw_env(**kwargs))
+
+
+__all__ = ["env", "parallel_env", "raw_env"]

@@ -13,22 +13,35 @@ from __future__ import annotations
 from typing import Any
 
 from .aec import GladeAECEnv
+from .common import RENDER_MODES
 from .living_forest_encoding import LivingForestEncoder
+from .parallel import GladeParallelEnv
 
 
 class raw_env(GladeAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
     """Living Forest as an AEC environment; see ``docs/rl.md`` for the layouts."""
 
     metadata: dict[str, Any] = {
-        "render_modes": ["ansi"],
+        "render_modes": RENDER_MODES,
         "name": "living_forest_v0",
         "is_parallelizable": False,
     }
 
     def __init__(
-        self, players: int = 2, reward: str = "score_diff", render_mode: str | None = None
+        self,
+        players: int = 2,
+        reward: str = "score_diff",
+        render_mode: str | None = None,
+        normalize: bool = False,
+        max_cycles: int | None = None,
     ) -> None:
-        super().__init__(LivingForestEncoder(players), reward=reward, render_mode=render_mode)
+        super().__init__(
+            LivingForestEncoder(players),
+            reward=reward,
+            render_mode=render_mode,
+            normalize=normalize,
+            max_cycles=max_cycles,
+        )
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -36,4 +49,9 @@ def env(**kwargs: Any) -> raw_env:
     return raw_env(**kwargs)
 
 
-__all__ = ["env", "raw_env"]
+def parallel_env(**kwargs: Any) -> GladeParallelEnv:
+    """The same game as a PettingZoo parallel environment (turn-based: see ``glade.rl.parallel``)."""
+    return GladeParallelEnv(raw_env(**kwargs))
+
+
+__all__ = ["env", "parallel_env", "raw_env"]

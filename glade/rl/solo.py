@@ -1,10 +1,17 @@
 """Harmonies solo as a single-agent Gymnasium environment, registered as ``glade/HarmoniesSolo-v0``.
 
-The observation is the solo encoding of ``docs/rl.md``; ``info["action_mask"]`` marks the legal
-moves; the reward of a step is the score it gained (the episode's rewards add up to the final
-score). Gymnasium draws unmasked actions (``check_env`` does), so by default an illegal action is
-refused rather than raised: nothing changes, the reward is 0 and ``info["illegal_action"]`` says
-why. ``illegal_action="raise"`` raises :class:`glade.IllegalAction` instead.
+The observation is the solo encoding of ``docs/rl.md`` (``normalize=True``: every entry scaled to
+[0, 1] from its documented bounds). The reward of a step is the score it gained, so an episode's
+rewards add up to the final score. ``action_masks()`` (what sb3-contrib's MaskablePPO looks for)
+and ``info["action_mask"]`` mark the legal moves; ``sample_legal()`` draws one uniformly.
+
+Every step's ``info`` has the same keys, shapes and types: ``action_mask`` (int8, one entry per
+action), ``score`` (int, the score now), ``suns`` (int, the solo sun rating once the game is over,
+0 before) and ``illegal_action`` (bool). Gymnasium draws unmasked actions (``check_env`` does), so
+by default an illegal action is refused rather than raised: nothing changes, the reward is 0,
+``info["illegal_action"]`` is True and ``env.refusal`` says why. ``illegal_action="raise"`` raises
+:class:`glade.IllegalAction` instead. The registered id truncates an episode after
+``MAX_EPISODE_STEPS`` steps (a game has about 50 moves; only refused moves can make it longer).
 """
 
 from __future__ import annotations
@@ -19,16 +26,18 @@ from glade import IllegalAction, new_game
 from glade.core import BadInput
 from glade.harmonies.game import HarmoniesGame
 
-from .aec import action_index, check_seed, render_ansi
+from .aec import action_index, check_seed
+from .common import RENDER_MODES, Normaliser, check_flag, check_render_mode, observation_box, render
 from .harmonies_encoding import HarmoniesEncoder
 
 ILLEGAL_MODES = ("refuse", "raise")
+MAX_EPISODE_STEPS = 1000
 
 
 class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, Any]):
     """One player against the solo rules; episode = one game."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 4}
 
     def __init__(
         self,
@@ -36,29 +45,63 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, Any]):
         spirits: bool = False,
         render_mode: str | None = None,
         illegal_action: str = "refuse",
+        normalize: bool = False,
     ) -> None:
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise BadInput(f'unknown render mode {render_mode!r}; the only one is "ansi"')
+        self.render_mode = check_render_mode(render_mode)
         if illegal_action not in ILLEGAL_MODES:
             raise BadInput(
                 f"illegal_action must be one of {', '.join(ILLEGAL_MODES)}, not {illegal_action!r}"
             )
         self.encoder = HarmoniesEncoder(1, side, spirits, live_scores=True)
-        self.render_mode = render_mode
         self.illegal_action = illegal_action
-        self.observation_space = spaces.Box(
-            0.0, self.encoder.high, shape=(self.encoder.size,), dtype=np.float32
-        )
+        self.normalize = check_flag("normalize", normalize)
+        self._normaliser = Normaliser(self.encoder) if self.normalize else None
+        self.observation_space = observation_box(self.encoder, self.normalize)
         self.action_space = spaces.Discrete(self.encoder.n_actions)
         self._total = self.encoder.segment("board[me].score").stop - 1
         self.game: HarmoniesGame | None = None
         self._score = 0.0
+        self._mask = np.zeros(self.encoder.n_actions, dtype=np.int8)
+        self._legal: list[int] = []
+        self.refusal: str | None = None  # why the last refused action was refused
 
-    def _mask(self) -> np.ndarray:
+    def _update_mask(self) -> np.ndarray:
         assert self.game is not None
+        self._legal = self.game.legal_action_ids(0)
         mask = np.zeros(self.encoder.n_actions, dtype=np.int8)
-        mask[self.game.legal_action_ids(0)] = 1
+        mask[self._legal] = 1
+        self._mask = mask
         return mask
+
+    def action_masks(self) -> np.ndarray:
+        """The legal moves now as a bool array (sb3-contrib's ``MaskablePPO`` calls this)."""
+        if self.game is None:
+            raise RuntimeError("call reset() before action_masks()")
+        return self._mask.astype(bool)
+
+    def sample_legal(self) -> int:
+        """A uniformly random legal move, from the environment's own generator (``reset(seed)``
+        seeds it)."""
+        if self.game is None:
+            raise RuntimeError("call reset() before sample_legal()")
+        legal = self._legal
+        return int(legal[int(self.np_random.integers(len(legal)))])
+
+    def _obs(self) -> np.ndarray:
+        obs = self.encoder.observe(0)
+        self._score = float(obs[self._total])
+        return obs if self._normaliser is None else self._normaliser(obs)
+
+    def _info(self, illegal: bool = False) -> dict[str, Any]:
+        game = self.game
+        assert game is not None
+        suns = int(game.result()["suns"]) if game.over else 0
+        return {
+            "action_mask": self._mask.copy(),
+            "score": int(self._score),
+            "suns": suns,
+            "illegal_action": illegal,
+        }
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -72,9 +115,10 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, Any]):
         assert isinstance(game, HarmoniesGame)
         self.game = game
         self.encoder.reset(game)
-        obs = self.encoder.observe(0)
-        self._score = float(obs[self._total])
-        return obs, {"action_mask": self._mask()}
+        self.refusal = None
+        obs = self._obs()
+        self._update_mask()
+        return obs, self._info()
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         game = self.game
@@ -83,28 +127,21 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, Any]):
         if game.over:
             raise IllegalAction("the game is over; call reset() to start a new one")
         code = action_index(action, self.encoder.n_actions)
-        reason = game.why_illegal(0, code)
-        if reason is not None:
+        if not self._mask[code]:
+            reason = game.why_illegal(0, code) or "it is not legal now"
             move = game.action_table()[code].to_json()
             if self.illegal_action == "raise":
                 raise IllegalAction(f"action {code} {move} is not legal: {reason}")
-            refused = {
-                "action_mask": self._mask(),
-                "illegal_action": f"action {code} {move} was refused: {reason}",
-            }
-            return self.encoder.observe(0), 0.0, False, False, refused
+            self.refusal = f"action {code} {move} was refused: {reason}"
+            obs = self._obs()
+            return obs, 0.0, False, False, self._info(illegal=True)
+        self.refusal = None
+        before = self._score
         game.apply_action_id(0, code, checked=True)
         self.encoder.after(0, code)
-        obs = self.encoder.observe(0)
-        score = float(obs[self._total])
-        reward = score - self._score
-        self._score = score
-        info: dict[str, Any] = {"action_mask": self._mask()}
-        if game.over:
-            result = game.result()
-            info["score"] = result["scores"][0]
-            info["suns"] = result["suns"]
-        return obs, reward, game.over, False, info
+        obs = self._obs()
+        self._update_mask()
+        return obs, self._score - before, game.over, False, self._info()
 
-    def render(self) -> str | None:
-        return render_ansi(self.render_mode, self.encoder, self.game, 0)
+    def render(self) -> Any:
+        return render(self.render_mode, self.encoder, self.game, 0)

@@ -129,7 +129,11 @@ def test_bad_configuration_is_refused_in_a_sentence() -> None:
     with pytest.raises(BadInput, match="at least 2 players"):
         harmonies_v0.env(players=1, reward="win_loss")
     with pytest.raises(BadInput, match="render mode"):
-        harmonies_v0.env(render_mode="human")
+        harmonies_v0.env(render_mode="svg")
+    with pytest.raises(BadInput, match="max_cycles"):
+        harmonies_v0.env(max_cycles=0)
+    with pytest.raises(BadInput, match="normalize"):
+        harmonies_v0.env(normalize="yes")
     env = harmonies_v0.env()
     for seed in (-1, 2**63, "7", 1.0, True):
         with pytest.raises(BadInput, match="a seed is a whole number"):
@@ -158,7 +162,7 @@ def test_rewards_come_at_the_end_in_every_mode() -> None:
         env = harmonies_v0.env(players=3, reward=mode)
         final = finish(env, 21)
         scores = final["player_0"][1]["scores"]
-        winners = final["player_0"][1]["winners"]
+        winners = np.flatnonzero(final["player_0"][1]["winners"]).tolist()
         assert set(final) == {"player_0", "player_1", "player_2"}
         for i in range(3):
             got = final[f"player_{i}"][0]

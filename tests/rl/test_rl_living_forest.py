@@ -100,7 +100,7 @@ def test_illegal_actions_are_refused_and_rewards_come_at_the_end() -> None:
             env.step(None)
         else:
             env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
-    winners = final["player_0"][1]["winners"]
+    winners = np.flatnonzero(final["player_0"][1]["winners"]).tolist()
     for i in range(2):
         expected = (1.0 if len(winners) == 1 else 0.0) if i in winners else -1.0
         assert final[f"player_{i}"][0] == expected

@@ -1,0 +1,268 @@
+"""Both games as OpenSpiel Python games: ``import glade.rl.openspiel`` registers them.
+
+    import pyspiel
+    import glade.rl.openspiel
+    game = pyspiel.load_game("python_glade_harmonies", {"players": 2})
+    game = pyspiel.load_game("python_glade_living_forest", {"players": 3})
+
+Players are the seats; an action is an index of the game's integer action table (the same
+numbers as the PettingZoo environments and ``glade.Game.legal_action_ids``). The games are
+sequential, general-sum, with terminal rewards: +1 to a sole winner, 0 to each winner of a
+shared victory, -1 to everyone else (``glade.rl.REWARDS``' ``win_loss``).
+
+Chance: ``SAMPLED_STOCHASTIC``, not explicit chance nodes. The engines deal every hidden order
+(Harmonies' pouch and animal pile, Living Forest's stacks and the future reshuffles) from the
+game's seed when the game starts (``glade.core.chance``) and never choose an outcome at the
+moment of a draw, so there is no point in the game where a chance outcome could be handed in from
+outside without changing the rules engines. Instead each ``new_initial_state()`` draws a fresh
+seed from the game's generator (parameter ``rng_seed``, -1: fresh entropy), and
+``resample_from_infostate(player, sampler)`` re-deals everything ``player`` cannot see with
+glade's determinizer (``glade.bots.determinize``), which is what OpenSpiel's ISMCTS needs. A
+plain ``clone()`` keeps the true hidden orders, so an algorithm that searches clones (OpenSpiel's
+``MCTSBot``) plays with knowledge of future draws; ISMCTS does not.
+
+Parameters: ``players`` (2-4), Harmonies' ``side`` ("A"/"B") and ``spirits``, ``normalize``
+(tensors scaled to [0, 1] as in the Gymnasium envs) and ``rng_seed``.
+
+Observations: the observation and information-state tensors are the seat's PettingZoo
+observation vector (``docs/rl.md`` lists its segments and bounds) and the observation string the
+seat's text view of the table. The information-state string stands for the history: every move
+(all moves are public) with each chance outcome it met as the seat saw it
+(``Game.describe_chance``), folded into a chain of BLAKE2 digests (so it stays short and cheap in
+games of thousands of moves), and in Harmonies the seat's own face-down spirit offer while it
+holds one (after the choice the unchosen spirit, out of the game, is forgotten).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from typing import Any
+
+import numpy as np
+import pyspiel
+
+from glade import new_game
+from glade.core import Game
+
+from .aec import final_rewards, own_score
+from .common import Normaliser
+from .encoders import make_encoder
+
+HARMONIES = "python_glade_harmonies"
+LIVING_FOREST = "python_glade_living_forest"
+# generous bounds on a game's moves (random 4-player Living Forest games take up to ~5,000)
+MAX_MOVES = {"harmonies": 400, "living-forest": 12_000}
+
+
+def _game_type(short: str, long: str, params: dict[str, Any], min_p: int) -> pyspiel.GameType:
+    return pyspiel.GameType(
+        short_name=short,
+        long_name=long,
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4,
+        min_num_players=min_p,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=params,
+    )
+
+
+HARMONIES_TYPE = _game_type(
+    HARMONIES,
+    "glade Harmonies",
+    {"players": 2, "side": "A", "spirits": False, "normalize": False, "rng_seed": -1},
+    2,
+)
+LIVING_FOREST_TYPE = _game_type(
+    LIVING_FOREST, "glade Living Forest", {"players": 2, "normalize": False, "rng_seed": -1}, 2
+)
+
+
+class GladeGame(pyspiel.Game):
+    """A glade game configuration as an OpenSpiel game."""
+
+    game_name = ""
+    game_type: pyspiel.GameType
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        defaults = dict(self.game_type.parameter_specification)
+        merged = {**defaults, **params}
+        options = {k: v for k, v in merged.items() if k not in ("rng_seed", "normalize")}
+        self.normalize = bool(merged["normalize"])
+        self.options = options
+        self.encoder = make_encoder(self.game_name, **options)
+        players = self.encoder.players
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.encoder.n_actions,
+            max_chance_outcomes=0,
+            num_players=players,
+            min_utility=-1.0,
+            max_utility=1.0,
+            utility_sum=None,
+            max_game_length=MAX_MOVES[self.game_name] * players,
+        )
+        super().__init__(self.game_type, info, params)
+        seed = int(merged["rng_seed"])
+        self._rng = random.Random(None if seed < 0 else seed)
+
+    def new_initial_state(self, glade_game: Game | None = None) -> GladeState:
+        """A new game, from a seed drawn from this game's generator (or ``glade_game``)."""
+        if glade_game is None:
+            glade_game = new_game(
+                self.encoder.game_name, seed=self._rng.getrandbits(63), **self.encoder.options
+            )
+        return GladeState(self, glade_game)
+
+    def make_py_observer(
+        self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+    ) -> GladeObserver:
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return GladeObserver(self, perfect_recall)
+
+
+class HarmoniesOpenSpiel(GladeGame):
+    game_name = "harmonies"
+    game_type = HARMONIES_TYPE
+
+
+class LivingForestOpenSpiel(GladeGame):
+    game_name = "living-forest"
+    game_type = LIVING_FOREST_TYPE
+
+
+class _Holder:
+    """Holds a glade game; OpenSpiel clones a Python state by deep-copying its attributes, and
+    this makes that copy the engine's own fast ``Game.copy()``."""
+
+    def __init__(self, game: Game, seen: dict[int, tuple[int, str]] | None = None) -> None:
+        self.game = game
+        # per player: how many log entries are folded into its digest, and the digest
+        self._seen: dict[int, tuple[int, str]] = dict(seen or {})
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
+        return _Holder(self.game.copy(), self._seen)
+
+    def seen(self, player: int) -> tuple[int, str]:
+        """The number of moves so far and a digest of them, each move with the chance outcome it
+        met as ``player`` may see it: a chain of BLAKE2 hashes, one link per move, so a clone
+        copies two values and a new move costs one hash."""
+        game = self.game
+        count, digest = self._seen.get(player, (0, ""))
+        for entry in game.log[count:]:
+            chance = game.describe_chance(entry, player)
+            text = f"{digest}|{entry[0]}:{entry[1]}"
+            if chance is not None:
+                text += "=" + json.dumps(chance, sort_keys=True)
+            digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+            count += 1
+        self._seen[player] = (count, digest)
+        return count, digest
+
+
+class GladeState(pyspiel.State):
+    """An OpenSpiel state holding one glade game."""
+
+    def __init__(self, game: GladeGame, glade_game: Game) -> None:
+        super().__init__(game)
+        self._holder = _Holder(glade_game)
+
+    @property
+    def glade_game(self) -> Game:
+        return self._holder.game
+
+    def current_player(self) -> int:
+        to_act = self.glade_game.to_act
+        return int(to_act[0]) if to_act else int(pyspiel.PlayerId.TERMINAL)
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player not in self.glade_game.to_act:
+            return []
+        return sorted(self.glade_game.legal_action_ids(player))
+
+    def _apply_action(self, action: int) -> None:
+        seat = self.glade_game.to_act[0]
+        self.glade_game.apply_action_id(seat, int(action), checked=True)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        move = self.glade_game.action_table()[action].to_json()
+        return f"{player}: {move}"
+
+    def is_terminal(self) -> bool:
+        return bool(self.glade_game.is_over)
+
+    def returns(self) -> list[float]:
+        if not self.glade_game.is_over:
+            return [0.0] * self.glade_game.num_players
+        return final_rewards(self.glade_game.result(), "win_loss")
+
+    def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> GladeState:
+        """A state ``player_id`` cannot tell from this one: everything hidden from it re-dealt."""
+        rng = random.Random(int(probability_sampler() * 2**53))
+        return GladeState(self.get_game(), self.glade_game.resample_hidden(player_id, rng))
+
+    def __str__(self) -> str:
+        return str(self.get_game().encoder.render(self.glade_game, None))
+
+
+class GladeObserver:
+    """OpenSpiel's observer interface over a glade encoder (``tensor``, ``dict``, strings)."""
+
+    def __init__(self, game: GladeGame, perfect_recall: bool) -> None:
+        self.encoder = make_encoder(game.game_name, **game.options)
+        self.perfect_recall = perfect_recall
+        self._normaliser = Normaliser(self.encoder) if game.normalize else None
+        self.tensor = np.zeros(self.encoder.size, dtype=np.float32)
+        self.dict = {"observation": self.tensor}
+
+    def set_from(self, state: GladeState, player: int) -> None:
+        self.encoder.reset(state.glade_game)
+        self.encoder.observe(player, out=self.tensor)
+        if self._normaliser is not None:
+            self.tensor[:] = self._normaliser(self.tensor)
+
+    def string_from(self, state: GladeState, player: int) -> str:
+        game = state.glade_game
+        if not self.perfect_recall:
+            return str(self.encoder.render(game, player))
+        private = ""
+        if game.game_name == "harmonies" and game.boards[player].offer:  # type: ignore[attr-defined]
+            private = " offer " + " ".join(map(str, game.boards[player].offer))  # type: ignore[attr-defined]
+        count, digest = state._holder.seen(player)
+        return f"player {player}{private} moves {count} history {digest}"
+
+
+class ScoreEvaluator:
+    """An MCTS evaluator (OpenSpiel's ``Evaluator`` interface) without rollouts: a state's value
+    for each seat is its score lead over the best other seat, squashed to (-1, 1) by
+    ``tanh(lead / scale)``; a finished game's value is its returns. Priors are uniform. For Living
+    Forest, whose random rollouts run to about 2,000 moves, this keeps a search budget small."""
+
+    def __init__(self, scale: float = 10.0) -> None:
+        self.scale = scale
+
+    def evaluate(self, state: GladeState) -> np.ndarray:
+        if state.is_terminal():
+            return np.array(state.returns())
+        game = state.glade_game
+        scores = [own_score(game, s) for s in range(game.num_players)]
+        leads = [s - max(scores[:i] + scores[i + 1 :]) for i, s in enumerate(scores)]
+        return np.tanh(np.array(leads, dtype=np.float64) / self.scale)
+
+    def prior(self, state: GladeState) -> list[tuple[int, float]]:
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+pyspiel.register_game(HARMONIES_TYPE, HarmoniesOpenSpiel)
+pyspiel.register_game(LIVING_FOREST_TYPE, LivingForestOpenSpiel)
+
+__all__ = ["HARMONIES", "LIVING_FOREST", "GladeGame", "GladeState", "ScoreEvaluator"]

@@ -1,0 +1,168 @@
+"""Single-agent envs against glade's bots, self-play with a frozen learner, the MaskablePPO example."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import gymnasium
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import glade
+import glade.rl
+from glade import IllegalAction
+from glade.core import BadInput
+from glade.rl import OpponentsEnv, frozen
+
+EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "maskable_ppo.py"
+
+
+def finish(env: gymnasium.Env, seed: int) -> tuple[float, dict, int]:
+    env.reset(seed=seed)
+    total, steps = 0.0, 0
+    while True:
+        _, reward, terminated, truncated, info = env.step(env.unwrapped.sample_legal())
+        total += reward
+        steps += 1
+        if terminated or truncated:
+            return total, info, steps
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "bots"),
+    [
+        ("harmonies", 2, ("greedy",)),
+        ("harmonies", 4, ("random", "greedy", "random")),
+        ("living-forest", 3, ("greedy",)),
+    ],
+)
+def test_the_other_seats_are_played_by_glade_bots(game: str, players: int, bots: tuple) -> None:
+    env = OpponentsEnv(game, players=players, opponents=bots, seed=3, reward="score")
+    check_env(OpponentsEnv(game, players=players, opponents=("random",), seed=3))
+    total, info, steps = finish(env, 11)
+    g = env.game
+    assert g is not None and g.is_over
+    result = g.result()
+    assert total == result["scores"][0] == info["score"]
+    assert info["scores"].tolist() == result["scores"]
+    assert np.flatnonzero(info["winners"]).tolist() == sorted(result["winners"])
+    # the learner made only its own moves; the bots made every other one
+    assert steps == sum(1 for seat, _, _ in g.log if seat == 0)
+    assert {seat for seat, _, _ in g.log} == set(range(players))
+
+
+def test_shaped_rewards_add_up_to_the_final_score_against_bots() -> None:
+    for game in ("harmonies", "living-forest"):
+        env = gymnasium.make(
+            glade.rl.HARMONIES_VS_BOTS_ID
+            if game == "harmonies"
+            else glade.rl.LIVING_FOREST_VS_BOTS_ID,
+            opponents=("greedy",),
+            reward="shaped",
+            seed=1,
+        )
+        env.reset(seed=4)
+        rewards = []
+        while True:
+            _, reward, terminated, truncated, info = env.step(env.unwrapped.sample_legal())
+            rewards.append(reward)
+            if terminated or truncated:
+                break
+        assert sum(rewards) == info["score"] == env.unwrapped.game.result()["scores"][0]
+        assert any(rewards[:-1])  # rewards along the way, not only at the end
+
+
+def test_learner_seat_and_bad_opponents() -> None:
+    env = OpponentsEnv("harmonies", players=2, opponents=("random",), seat=1, seed=2)
+    env.reset(seed=5)
+    assert env.game is not None and env.game.to_act == (1,)  # seat 0's bot already moved
+    assert any(seat == 0 for seat, _, _ in env.game.log)
+    with pytest.raises(BadInput, match="unknown bot"):
+        OpponentsEnv("harmonies", opponents=("grandmaster",))
+    with pytest.raises(BadInput, match="one per other seat"):
+        OpponentsEnv("harmonies", players=4, opponents=("random", "greedy"))
+    with pytest.raises(BadInput, match="2 to 4 players"):
+        OpponentsEnv("harmonies", players=1)
+    strict = OpponentsEnv("harmonies", opponents=("random",), illegal_action="raise")
+    strict.reset(seed=1)
+    with pytest.raises(IllegalAction, match="not legal"):
+        strict.step(int(np.flatnonzero(strict.action_masks() == 0)[0]))
+
+
+def test_self_play_with_a_frozen_copy_of_the_learner() -> None:
+    from sb3_contrib import MaskablePPO
+
+    env = OpponentsEnv("harmonies", players=2, opponents=("random",), normalize=True, seed=0)
+    model = MaskablePPO("MlpPolicy", env, n_steps=64, batch_size=32, n_epochs=1, seed=0)
+    model.learn(64)
+    opponent = frozen(model)
+    weights = {k: v.clone() for k, v in model.policy.state_dict().items()}
+    env.set_opponents((opponent,))
+    _, info, _ = finish(env, 3)
+    assert env.game is not None and env.game.is_over and info["scores"].sum() > 0
+    env.reset(seed=3)
+    obs, mask = env._obs(), env.action_masks().astype(np.int8)
+    before = [opponent(obs, mask) for _ in range(1)]
+    assert mask[before[0]] == 1  # the frozen policy plays legal moves
+    model.learn(64)  # training on changes the learner, not the frozen copy
+    assert any(
+        not np.array_equal(weights[k].numpy(), v.numpy())
+        for k, v in model.policy.state_dict().items()
+    )
+    deterministic = frozen(model, deterministic=True)
+    assert deterministic(obs, mask) == deterministic(obs, mask)
+
+
+def load_example() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("maskable_ppo", EXAMPLE)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_maskable_ppo_solo_example_beats_random(tmp_path: Path) -> None:
+    example = load_example()
+    model, curve = example.train(minutes=10, timesteps=4096, n_envs=8, seed=0)
+    assert model.num_timesteps >= 4096 and len(curve.points) > 50
+    seeds = [example.EVAL_SEED + k for k in range(6)]
+    trained = np.mean([example.play_model(model, None, s) for s in seeds])
+    random_play = np.mean([example.play_bot("random", None, s) for s in seeds])
+    assert trained > random_play
+    example.plot(curve, tmp_path / "curve.png", "test", {"random": float(random_play)})
+    assert (tmp_path / "curve.png").stat().st_size > 1000
+
+
+def test_maskable_ppo_example_runs_against_greedy_in_2p(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    example = load_example()
+    code = example.main(
+        [
+            "--opponents",
+            "greedy",
+            "--timesteps",
+            "128",
+            "--n-envs",
+            "2",
+            "--n-steps",
+            "64",
+            "--batch-size",
+            "64",
+            "--eval-games",
+            "1",
+            "--plot",
+            str(tmp_path / "p.png"),
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert re.search(r"trained \d+ moves", out) and "2p against greedy" in out
+    assert re.search(r"trained\s+\d+\.\d", out) and re.search(r"greedy\s+\d+\.\d", out)
+    assert glade.rl.OpponentsEnv is OpponentsEnv
