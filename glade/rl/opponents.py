@@ -139,12 +139,14 @@ class OpponentsEnv(gymnasium.Env[np.ndarray, Any]):
         """Opponents play until the learner is to act or the game is over."""
         game = self.game
         assert game is not None
-        while not game.is_over and self.seat not in game.to_act:
+        # the first seat of to_act always has a move (Living Forest also lists stopped spirits,
+        # which may only undo, after it): the learner plays when it comes first, as in the AEC env
+        while not game.is_over and game.to_act[0] != self.seat:
             seat = game.to_act[0]
             opponent = self._opponents[seat]
             if hasattr(opponent, "choose"):
                 for action in opponent.choose(game, seat):
-                    if game.is_over or seat not in game.to_act:
+                    if game.is_over or game.to_act[0] != seat:
                         break
                     code = game.action_id(action)
                     game.apply_action_id(seat, code, checked=True)

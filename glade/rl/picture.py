@@ -136,7 +136,7 @@ def _living_forest(view: dict[str, Any]) -> Image.Image:
         ox = 10 + (i % 2) * (panel_w + 20)
         oy = top + (i // 2) * (panel_h + 10)
         draw.rectangle((ox, oy, ox + panel_w, oy + panel_h), outline=SEAT[i % 4], width=2)
-        mark = " (you)" if i == view["you"] else ""
+        mark = " (you)" if i == view["seat"] else ""
         draw.text((ox + 6, oy + 4), f"spirit {i}{mark}", fill=INK, font=font)
         for r, line in enumerate(spirit["forest"]):  # the forest: 3 rows of 5 spaces
             for c, tree in enumerate(line):
