@@ -123,7 +123,10 @@ def test_a_forced_bad_turn_is_a_mistake_and_a_best_turn_is_best() -> None:
     assert good["mark"] == "best" and good["loss"] == 0
     assert bad["best"]["text"] != bad["played"]["text"]
     summary = r["summary"]
-    assert len(summary) == 2 and summary[bad["seat"]]["marks"]["mistake"] + summary[bad["seat"]]["marks"]["blunder"] >= 1
+    assert (
+        len(summary) == 2
+        and summary[bad["seat"]]["marks"]["mistake"] + summary[bad["seat"]]["marks"]["blunder"] >= 1
+    )
     assert 0 < summary[0]["accuracy"] <= 100
     assert len(r["series"]) == len(r["turns"]) and len(r["series"][0]["scores"]) == 2
 
