@@ -33,6 +33,7 @@ from .models import (
     PastView,
     PostAction,
 )
+from .review import router as review_router
 from .storage import Storage
 from .tables import ApiError, Connection, Room, Tables
 
@@ -230,6 +231,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=lifespan,
     )
     app.add_middleware(GuardMiddleware, settings=settings, limiter=limiter)
+    app.include_router(review_router)
 
     @app.exception_handler(ApiError)
     async def api_error(request: Request, exc: ApiError) -> JSONResponse:
