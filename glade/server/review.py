@@ -7,6 +7,7 @@ are kept per game on the server (``app.state.reviews``) and served to everyone w
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -71,11 +72,17 @@ async def start_review(game_id: str, request: Request) -> Any:
     if known is not None and known.get("status") in ("running", "done"):
         return progress_of(known)
     store.update(game_id, status="running", done=0, total=0)
-    samples = getattr(request.app.state, "review_samples", None)
+    samples = getattr(request.app.state, "review_samples", None) or env_samples()
     asyncio.get_running_loop().run_in_executor(POOL, run_review, store, game_id, final, samples)
     found = store.get(game_id)
     assert found is not None
     return progress_of(found)
+
+
+def env_samples() -> int | None:
+    """Samples per decision from ``GLADE_REVIEW_SAMPLES`` (None: the evaluation's default)."""
+    raw = os.environ.get("GLADE_REVIEW_SAMPLES", "")
+    return int(raw) if raw.isdigit() and int(raw) > 0 else None
 
 
 def progress_of(item: dict[str, Any]) -> dict[str, Any]:
