@@ -33,7 +33,9 @@ def test_a_finished_game_is_reviewed_and_shown(server: Server, browser: Browser)
     shot(page, "review-page.png")
     # a point of the chart opens the replay at that move, with the move's mark and best move
     points.nth(3).click()
-    expect(page.locator("[data-testid=replay]")).to_have_attribute("data-loaded", "yes", timeout=60_000)
+    expect(page.locator("[data-testid=replay]")).to_have_attribute(
+        "data-loaded", "yes", timeout=60_000
+    )
     mark = page.locator("[data-testid=replay-mark]")
     expect(mark).to_be_visible(timeout=30_000)
     assert "take space" in mark.inner_text()
