@@ -211,7 +211,8 @@ export async function showReplay(root, id, startAt) {
   root.addEventListener("input", onInput);
   document.addEventListener("keydown", onKey);
   render();
-  if (over) prefetch(step);
+  if (step !== total) show(); // opened at a move (#/replay/<id>/<move>): fetch and draw it
+  else if (over) prefetch(step);
   return {
     unmount() {
       stopPlaying();
