@@ -54,6 +54,10 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("board", help="path of a board JSON file, or - for standard input")
     score.add_argument("--solo", action="store_true", help="also count the solo suns")
 
+    from glade.review_cli import add_parser as add_review
+
+    add_review(sub)
+
     bench = sub.add_parser("bench", help="random-play throughput on one core")
     bench.add_argument("game", choices=["harmonies", "living-forest"])
     bench.add_argument("--games", type=int, default=200)
@@ -125,7 +129,14 @@ def _run(argv: list[str]) -> int:
     if argv and argv[0] in DELEGATES:
         return _delegate(argv[0], argv[1:])
     args = _parser().parse_args(argv)
-    handlers = {"harmonies": _cmd_score, "bench": _cmd_bench, "play": _cmd_play}
+    from glade.review_cli import run as _cmd_review
+
+    handlers = {
+        "harmonies": _cmd_score,
+        "bench": _cmd_bench,
+        "play": _cmd_play,
+        "review": _cmd_review,
+    }
     return handlers[args.command](args)
 
 

@@ -1,16 +1,21 @@
-"""Hints: the best moves for a seat, ranked by the tree search, with their expected outcome."""
+"""Hints: the best moves for a seat, ranked and shown by one number of the shared evaluation.
+
+The candidates are the search adapter's (``evaluation.candidates``); each is evaluated on the
+same re-dealt samples (``evaluation.evaluate_moves``) and the hints are ordered by the number
+they show: Harmonies, the seat's expected final score; Living Forest, its win chance.
+"""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 from glade.core import BadInput, Game
 
 from . import Budget
-from .mcts import MCTSBot
+from .evaluation import candidates, evaluate_moves, rank, win_meaningful
+from .words import describe
 
-DEFAULT = Budget(iterations=40)
+DEFAULT = Budget(iterations=None)
 
 
 def hint(
@@ -18,11 +23,13 @@ def hint(
 ) -> list[dict[str, Any]]:
     """The ``top`` best moves of ``seat``, best first.
 
-    Each is ``{"actions": [action json, ...], "score": expected final score, "win": estimated
-    chance of winning}``: ``win`` is the share of the search's simulations after that move in
-    which the seat ended, or was projected to end, ahead of everyone (Living Forest: the win value
-    of its play-outs). ``win`` is None in a solo game and both numbers are None when only one
-    move was possible (nothing was searched). Reads only what ``seat`` may know.
+    Each is ``{"actions": [action json, ...], "text": the move in words, "score": expected final
+    score, "win": chance of winning or None}``; Living Forest adds ``"detail"``: the expected
+    trees, fires and flowers. ``score`` is what Harmonies hints are ranked by; Living Forest
+    hints are ranked by ``win`` (always given there). A Harmonies ``win`` is None in a solo game
+    and before the win chance means something (``evaluation.win_meaningful``). Both numbers are
+    None when only one move is possible (nothing is evaluated). ``budget.iterations``, when
+    given, is the number of samples. Reads only what ``seat`` may know.
     """
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
         raise BadInput(f"there is no seat {seat!r} in this game")
@@ -32,20 +39,33 @@ def hint(
         raise BadInput(f"it is not seat {seat}'s turn")
     if isinstance(top, bool) or not isinstance(top, int) or top < 1:
         raise BadInput("top must be a whole number of at least 1")
-    bot = MCTSBot(seed=seed)
-    ranked = bot.search(state, seat, budget or DEFAULT)
     table = state.action_table()
-    solo = state.num_players == 1
+    moves = candidates(state, seat, max(top, 6))
+    lf = state.game_name == "living-forest"
+    if len(moves) == 1:
+        acts = [table[c].to_json() for c in moves[0]]
+        return [{"actions": acts, "text": describe(acts), "score": None, "win": None}]
+    samples = (budget or DEFAULT).iterations
+    evals = rank(state, seat, evaluate_moves(state, seat, moves, samples, seed))
+    show_win = lf or win_meaningful(state)
     out = []
-    for move, value, score, _visits in ranked[:top]:
-        searched = not math.isnan(value)
-        out.append(
-            {
-                "actions": [table[c].to_json() for c in move],
-                "score": round(score, 1) if searched else None,
-                "win": round(bot.last_wins.get(move, value), 3) if searched and not solo else None,
-            }
-        )
+    for e in evals[:top]:
+        acts = [table[c].to_json() for c in e.move]
+        item: dict[str, Any] = {
+            "actions": acts,
+            "text": describe(acts),
+            "score": round(e.scores[seat], 1),
+            "win": round(e.wins[seat], 3) if show_win and state.num_players > 1 else None,
+        }
+        if lf:
+            item["detail"] = dict(
+                zip(
+                    ("trees", "fires", "flowers"),
+                    (round(x, 1) for x in e.detail[seat]),
+                    strict=True,
+                )
+            )
+        out.append(item)
     return out
 
 

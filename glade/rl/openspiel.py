@@ -17,7 +17,7 @@ moment of a draw, so there is no point in the game where a chance outcome could 
 outside without changing the rules engines. Instead each ``new_initial_state()`` draws a fresh
 seed from the game's generator (parameter ``rng_seed``, -1: fresh entropy), and
 ``resample_from_infostate(player, sampler)`` re-deals everything ``player`` cannot see with
-glade's determinizer (``glade.bots.determinize``), which is what OpenSpiel's ISMCTS needs. A
+the engine's own re-dealing of hidden information (``Game.resample_hidden``), which is what OpenSpiel's ISMCTS needs. A
 plain ``clone()`` keeps the true hidden orders, so an algorithm that searches clones (OpenSpiel's
 ``MCTSBot``) plays with knowledge of future draws; ISMCTS does not.
 

@@ -35,6 +35,7 @@ from .models import (
     PastView,
     PostAction,
 )
+from .review import router as review_router
 from .storage import Storage
 from .tables import Connection, Room, Tables
 
@@ -334,6 +335,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     if settings.access_log:
         app.add_middleware(AccessLog, form=settings.access_log)  # outermost: sees every answer
+    app.include_router(review_router)
     app.state.draining = False
 
     @app.exception_handler(ApiError)

@@ -149,7 +149,8 @@ def test_hint_ranks_whole_turns_with_expected_outcomes() -> None:
     for item in ranked:
         kinds = [a["type"] for a in item["actions"]]
         assert kinds[-1] == "end_turn"
-        assert 0.0 <= item["win"] <= 1.0
+        # hints use the shared evaluation: a win chance only once it means something
+        assert item["win"] is None or 0.0 <= item["win"] <= 1.0
         assert item["score"] > 0
         trial = game.copy()
         for action in item["actions"]:
@@ -200,9 +201,6 @@ def test_win_share_and_the_searched_win_chances() -> None:
         # a share of the move's simulations, each worth 0, 1/2 or 1
         halves = bot.last_wins[move] * visits * 2
         assert abs(halves - round(halves)) < 1e-9
-    best = ranked[0][0]
-    top = hint(game, seat, Budget(iterations=24), top=1, seed=3)[0]
-    assert top["win"] == round(bot.last_wins[best], 3)
 
 
 def test_the_final_score_estimate_starts_from_a_good_pace_and_settles_on_the_own_one() -> None:

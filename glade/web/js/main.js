@@ -1,8 +1,9 @@
-// Routes: #/ lobby · #/play/<id>[/<token>] a table · #/watch/<id> spectator · #/replay/<id>.
+// Routes: #/ lobby · #/play/<id>[/<token>] a table · #/watch/<id> spectator · #/replay/<id>[/<move>] · #/review/<id>.
 import { api, rememberSeat } from "./api.js";
 import { preferredLang, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showReplay } from "./replay.js";
+import { showReview } from "./review.js";
 import { showTable } from "./table.js";
 
 const app = document.getElementById("app");
@@ -73,7 +74,8 @@ async function route() {
     }
     if (parts[0] === "play" && parts[1]) current = await showTable(app, parts[1], { spectator: false });
     else if (parts[0] === "watch" && parts[1]) current = await showTable(app, parts[1], { spectator: true });
-    else if (parts[0] === "replay" && parts[1]) current = await showReplay(app, parts[1]);
+    else if (parts[0] === "replay" && parts[1]) current = await showReplay(app, parts[1], parts[2]);
+    else if (parts[0] === "review" && parts[1]) current = await showReview(app, parts[1]);
     else current = await showLobby(app);
   } catch (err) {
     console.error(err);

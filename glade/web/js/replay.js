@@ -6,12 +6,13 @@ import * as harmonies from "./harmonies.js";
 import { esc, t } from "./i18n.js";
 import * as livingForest from "./living_forest.js";
 import { botLabel } from "./lobby.js";
+import { fetchReview, markLabel } from "./review.js";
 
 const MODULES = { harmonies, "living-forest": livingForest };
 const PACE_MS = 700; // one move a step while playing
 const AHEAD = 2; // positions fetched ahead of the one shown, so that stepping forward is smooth
 
-export async function showReplay(root, id) {
+export async function showReplay(root, id, startAt) {
   const [log, final] = await Promise.all([api.log(id), api.state(id)]);
   const mod = MODULES[final.game || final.view.game];
   await mod.prepare();
@@ -53,6 +54,9 @@ export async function showReplay(root, id) {
   }
 
   let step = total;
+  if (startAt !== undefined && /^\d+$/.test(String(startAt))) step = Math.min(total, Number(startAt));
+  let reviewed = null; // the stored review of this game, once the server has one
+  if (over) fetchReview(id).then((b) => { if (b.status === "done") { reviewed = b.review; render(); } }).catch(() => {});
   let timer = null;
   let failed = null; // the message of a position that could not be read
   const ui = mod.newUi();
@@ -70,6 +74,14 @@ export async function showReplay(root, id) {
     return pos && !(pos instanceof Promise) ? pos : null; // the view, once it is here
   };
   const context = (view) => ({ state: { version: step, to_act: view.to_act || [], view }, view, legal: [], seat: null, mine: [], watching: true, nameOf, ui, hint: null });
+
+  function reviewLine() {
+    if (!reviewed) return "";
+    const turn = reviewed.turns.find((tu) => tu.log[1] === step);
+    if (!turn) return "";
+    const best = turn.is_best ? turn.played.text : turn.best.text;
+    return `<p class="review-mark mark-${esc(turn.mark)}" data-testid="replay-mark"><span class="mark mark-${esc(turn.mark)}">${esc(markLabel(turn.mark))}</span> ${esc(t("review.here", { mark: markLabel(turn.mark), loss: turn.loss.toFixed(1), unit: reviewed.unit, best }))}</p>`;
+  }
 
   function render() {
     const shown = loaded(step);
@@ -106,12 +118,13 @@ export async function showReplay(root, id) {
           <span data-testid="replay-count">${step} / ${total}</span>
         </div>
         <p class="replay-move status-line" aria-live="polite" data-testid="replay-move">${esc(said)}</p>
+        ${reviewLine()}
       </section>
       <div class="play">${board}${last && c && c.view.result ? `<section class="panel end-inline"><h2>${esc(t("end.title"))}</h2>${mod.endScreen(c)}</section>` : ""}</div>
       <aside class="side">
         ${c ? `<section class="panel scores"><h2>${esc(t("table.scores"))}</h2>${mod.scores(c)}</section>` : ""}
         <section class="panel log-panel"><h2>${esc(t("table.log"))}</h2><ol class="log" data-log>${logHtml(words)}</ol></section>
-        <p class="links"><a href="#/">${esc(t("nav.lobby"))}</a></p>
+        <p class="links">${over ? `<a href="#/review/${encodeURIComponent(id)}" data-testid="review-link">${esc(t("review.button"))}</a> · ` : ""}<a href="#/">${esc(t("nav.lobby"))}</a></p>
       </aside>
     </div>`;
     const logEl = root.querySelector("[data-log]");
@@ -198,7 +211,8 @@ export async function showReplay(root, id) {
   root.addEventListener("input", onInput);
   document.addEventListener("keydown", onKey);
   render();
-  if (over) prefetch(step);
+  if (step !== total) show(); // opened at a move (#/replay/<id>/<move>): fetch and draw it
+  else if (over) prefetch(step);
   return {
     unmount() {
       stopPlaying();

@@ -250,6 +250,7 @@ export async function showTable(root, id, { spectator }) {
       <h2 id="end-title">${esc(t("end.title"))}</h2>
       ${mod.endScreen(c)}
       <p class="end-links"><a href="#/replay/${encodeURIComponent(id)}" data-testid="replay-link">${esc(t("nav.replay"))}</a>
+      <a href="#/review/${encodeURIComponent(id)}" class="button" data-testid="review-link">${esc(t("review.button"))}</a>
       <a href="#/">${esc(t("nav.lobby"))}</a>
       <button type="button" data-close-end>${esc(t("end.seeBoard"))}</button></p>
     </section></div>`;

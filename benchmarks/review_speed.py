@@ -1,0 +1,52 @@
+"""CPU time of a whole review of a 2-player greedy game, per game (run with nice -n 19).
+
+    python benchmarks/review_speed.py [--games N] [--samples S]
+
+Prints the CPU seconds (process time: one core) of each review and the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+
+import glade
+from glade.bots import make_bot
+from glade.bots.review import review
+from glade.core import Game
+
+
+def finished(name: str, seed: int) -> Game:
+    g = glade.new_game(name, seed=seed, players=2)
+    bots = [make_bot("greedy", name, seed=seed * 2 + i) for i in range(2)]
+    while not g.is_over:
+        s = g.to_act[0]
+        for a in bots[s].choose(g, s):
+            g.apply(s, a)
+    return g
+
+
+def main() -> None:
+    p = argparse.ArgumentParser()
+    p.add_argument("--games", type=int, default=2)
+    p.add_argument("--samples", type=int, default=None)
+    p.add_argument("--only", default=None)
+    args = p.parse_args()
+    for name in ("harmonies", "living-forest"):
+        if args.only and name != args.only:
+            continue
+        for seed in range(args.games):
+            g = finished(name, 100 + seed)
+            t, w = time.process_time(), time.perf_counter()
+            r = review(g, samples=args.samples)
+            cpu, wall = time.process_time() - t, time.perf_counter() - w
+            print(
+                f"{name} seed {100 + seed}: {len(r['turns'])} decisions, cpu {cpu:.1f} s, "
+                f"wall {wall:.1f} s, load {os.getloadavg()[0]:.1f}",
+                flush=True,
+            )
+
+
+if __name__ == "__main__":
+    main()

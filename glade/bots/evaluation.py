@@ -1,0 +1,156 @@
+"""The evaluation shared by hints and the game review.
+
+For one seat's position and a few candidate moves, every candidate is played on the same
+samples (common random numbers): each sample re-deals the hidden parts from what that seat may
+know (``Game.resample_hidden``: never the true pouch order, draw pile or decks) and fixes one play-out
+seed; the game's search adapter then plays on with its fast policy and scores the leaf. Per
+candidate the evaluation is the mean over the samples of
+
+- every seat's projected final score (Harmonies: points; Living Forest: trees + fires + flowers,
+  with the three counts kept apart in ``detail``);
+- every seat's win value: Harmonies, the share of samples in which the seat's projected score is
+  the highest (ties shared); Living Forest, the adapter's win value (1/0 for a finished game,
+  the greedy evaluation's lead as a chance otherwise).
+
+The number a candidate is ranked by (``key``) is the one shown for it: Harmonies, the seat's
+expected final score; Living Forest, its win chance (the game is won by a race, not by points).
+Because all candidates share the same samples, the differences between them are measured on the
+same luck, so "points lost" by a move is much less noisy than either evaluation alone.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+from glade.core import Game
+
+from .adapter import Move
+from .mcts import adapter_for, win_share
+
+# samples per evaluation (each plays every candidate once) and candidates per position
+SAMPLES = {"harmonies": 6, "living-forest": 12}
+CANDIDATES = {"harmonies": 6, "living-forest": 6}
+
+
+@dataclass
+class MoveEval:
+    """The evaluation of one candidate move for the seat that makes it."""
+
+    move: Move
+    scores: list[float]  # every seat's expected final score
+    wins: list[float]  # every seat's win chance
+    detail: list[list[float]] = field(default_factory=list)  # Living Forest: per seat counts
+    samples: int = 0
+
+    def key(self, game: str, seat: int) -> float:
+        """The number this move is ranked by, and shown: see the module docstring."""
+        return self.wins[seat] if game == "living-forest" else self.scores[seat]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "scores": [round(x, 2) for x in self.scores],
+            "wins": [round(x, 3) for x in self.wins],
+            "samples": self.samples,
+        }
+        if self.detail:
+            out["detail"] = [[round(x, 2) for x in d] for d in self.detail]
+        return out
+
+
+def candidates(state: Game, seat: int, limit: int | None = None) -> list[Move]:
+    """The seat's candidate moves, most promising first, as the search adapter proposes them."""
+    adapter = adapter_for(state)
+    search = getattr(adapter, "candidates", None)
+    if search is not None:  # Living Forest: the greedy step and its runners-up
+        moves: list[Move] = [(c,) for c in search(state, seat)]
+    else:
+        moves = list(adapter.moves(state, seat, True))
+    n = limit if limit is not None else CANDIDATES.get(state.game_name, 6)
+    return moves[: max(1, n)]
+
+
+def evaluate_moves(
+    state: Game, seat: int, moves: list[Move], samples: int | None = None, seed: int = 0
+) -> list[MoveEval]:
+    """Each of ``moves`` (made now by ``seat``) evaluated on the same re-dealt samples.
+
+    Reads only what ``seat`` may know: every sample is dealt by ``Game.resample_hidden`` from ``seed``.
+    """
+    adapter = adapter_for(state)
+    n = samples if samples is not None else SAMPLES.get(state.game_name, 8)
+    rng = random.Random(seed)
+    players = state.num_players
+    lf = state.game_name == "living-forest"
+    sums = [[0.0] * players for _ in moves]
+    wins = [[0.0] * players for _ in moves]
+    detail = [[[0.0, 0.0, 0.0] for _ in range(players)] for _ in moves]
+    for _ in range(max(1, n)):
+        sample = state.resample_hidden(seat, rng)
+        play_seed = rng.getrandbits(64)
+        for i, move in enumerate(moves):
+            game = sample.copy()
+            for code in move:
+                game.apply_action_id(seat, code, checked=True)
+            if game.is_over:
+                values, scores = adapter.final_values(game)
+            else:
+                values, scores = adapter.rollout(game, seat, random.Random(play_seed))
+            for s in range(players):
+                sums[i][s] += scores[s]
+                wins[i][s] += values[s] if lf else win_share(scores, s)
+                if lf:
+                    counts = game.counts(s)  # type: ignore[attr-defined]
+                    for k in range(3):
+                        detail[i][s][k] += counts[k]
+    m = max(1, n)
+    out = []
+    for i, move in enumerate(moves):
+        out.append(
+            MoveEval(
+                move=move,
+                scores=[x / m for x in sums[i]],
+                wins=[x / m for x in wins[i]],
+                detail=[[x / m for x in d] for d in detail[i]] if lf else [],
+                samples=m,
+            )
+        )
+    return out
+
+
+def rank(state: Game, seat: int, evals: list[MoveEval]) -> list[MoveEval]:
+    """``evals`` best first by the number each is shown with (ties: the adapter's order)."""
+    order = {id(e): i for i, e in enumerate(evals)}
+    return sorted(evals, key=lambda e: (-e.key(state.game_name, seat), order[id(e)]))
+
+
+def win_meaningful(state: Game) -> bool:
+    """Whether a win chance is worth showing yet.
+
+    Early on every seat's projection is a pace guess, so a win chance computed from it is far
+    more certain than the game is; it is shown only from the second half of the game: Harmonies,
+    once the pouch holds at most half of its tokens (or a board is more than half full);
+    Living Forest, from round 3 (games end between rounds 5 and 9 in bot play).
+    """
+    if state.num_players < 2:
+        return False
+    if state.game_name == "harmonies":
+        pouch = len(state.pouch)  # type: ignore[attr-defined]
+        boards = state.boards  # type: ignore[attr-defined]
+        half_full = any(b.empty_cells() * 2 < len(b.cells) for b in boards)
+        return pouch <= 60 or half_full
+    if state.game_name == "living-forest":
+        return int(state.round) >= 3  # type: ignore[attr-defined]
+    return True
+
+
+__all__ = [
+    "CANDIDATES",
+    "MoveEval",
+    "SAMPLES",
+    "candidates",
+    "evaluate_moves",
+    "rank",
+    "win_meaningful",
+]
