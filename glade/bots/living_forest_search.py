@@ -35,6 +35,14 @@ ANCHOR_MARGIN = 0.02  # mean value by which a step must beat the greedy step to 
 ANCHOR_Z = 2.0  # ... and by this many standard errors of the paired difference
 MAX_CANDIDATES = 6  # steps searched at most: the greedy step and its runners-up
 SAFE_NET = 1  # a draw with at most this many solitary symbols showing is not searched
+
+
+def safe_draw(state: LivingForestGame, seat: int) -> bool:
+    """A draw decision with nothing at stake: at most ``SAFE_NET`` solitary symbols show, so the
+    next card cannot end the drawing. The search plays the greedy step there; review skips it."""
+    return state.phase == DRAW and state.solitary[seat] <= SAFE_NET
+
+
 # samples per decision: the budget when none is given, and the cap under a time budget
 LEVELS = {"easy": 2, "normal": 12, "hard": 40}
 
@@ -166,7 +174,7 @@ class LivingForestAdapter(Adapter):
         assert isinstance(state, LivingForestGame)
         start = time.perf_counter()
         cands = self.candidates(state, seat)
-        if len(cands) == 1 or (state.phase == DRAW and state.solitary[seat] <= SAFE_NET):
+        if len(cands) == 1 or safe_draw(state, seat):
             # one step, or a draw that cannot end the drawing: the greedy step, unsearched
             return [((c,), math.nan, math.nan, 0) for c in cands], 0
         stop_round = state.round + self.rounds_ahead + 1

@@ -3,7 +3,7 @@
 The game is replayed from its seed and log. A *decision* is, in Harmonies, a seat's whole turn
 (or its spirit choice); in Living Forest, each step where the spirit had a choice (each draw or
 stop, and each step of an action phase), except the draws that cannot end the drawing (at most
-``SAFE_NET`` solitary symbols showing: nothing is at stake) and steps with a single legal move.
+``living_forest_search.SAFE_NET`` solitary symbols showing: nothing is at stake) and steps with a single legal move.
 
 For each decision the seat's candidates (``evaluation.candidates``) and the move it played are
 evaluated on the same samples re-dealt from what that seat knew then
@@ -37,9 +37,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from glade.core import BadInput, Game
+from glade.living_forest.game import LivingForestGame
 
 from .adapter import Move
 from .evaluation import SAMPLES, MoveEval, candidates, evaluate_moves, rank
+from .living_forest_search import safe_draw
 from .words import describe
 
 MARK_NAMES = ("best", "good", "inaccuracy", "mistake", "blunder")
@@ -50,7 +52,6 @@ MARKS: dict[str, tuple[float, float, float, float]] = {
 }
 ACCURACY_SCALE = {"harmonies": 8.0, "living-forest": 15.0}
 UNITS = {"harmonies": "points", "living-forest": "win %"}
-SAFE_NET = 1  # as the Living Forest search: such a draw cannot end the drawing
 
 Progress = Callable[[int, int], None]
 
@@ -99,7 +100,7 @@ def decisions(final: Game) -> list[Decision]:
             j = i + 1
             move = (code,)
             ids = game.legal_action_ids(seat)
-            safe = game.phase == 0 and game.net[seat] <= SAFE_NET  # type: ignore[attr-defined]
+            safe = isinstance(game, LivingForestGame) and safe_draw(game, seat)
             review = len(ids) > 1 and not safe
         if review:
             out.append(Decision(game.copy(), seat, move, i, j))
