@@ -12,7 +12,8 @@ import random
 from dataclasses import dataclass
 
 from glade.core import Action, BadInput, Game
-from glade.harmonies.game import MAX_HELD, Board, HarmoniesGame
+from glade.harmonies.data import MAX_HELD
+from glade.harmonies.game import Board, HarmoniesGame
 
 from . import Budget
 from .harmonies_eval import card_progress, evaluate, need_masks, turns_left

@@ -124,7 +124,9 @@ class _PythonCore:
         self, observe: bool = True
     ) -> tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]:
         """The acting agent's view, cumulative reward, termination, truncation and info."""
-        return self._full_last(observe)  # type: ignore[attr-defined]
+        out: tuple[dict[str, np.ndarray] | None, float, bool, bool, dict[str, Any]]
+        out = self._full_last(observe)  # type: ignore[attr-defined]
+        return out
 
     def step(self, action: Any) -> None:
         """The acting agent plays ``action`` (see ``GladeAECEnv._full_step``)."""
@@ -287,7 +289,8 @@ class GladeAECEnv(_Core, AECEnv):
         self._legal_seat = seat
         if self._normaliser is not None:
             view["observation"] = self._normaliser(view["observation"])
-        return view
+        seen: dict[str, np.ndarray] = view
+        return seen
 
     # The per-move methods, last() and step(), come from the compiled AECCore when it is built
     # (it hands anything unusual to the two below) and from _PythonCore otherwise.

@@ -133,7 +133,7 @@ NO_CSP = ("/docs", "/redoc")  # FastAPI's own pages run inline scripts
 def _host(scope: Scope) -> str:
     for name, value in scope["headers"]:
         if name == b"host":
-            host = value.decode("latin-1")
+            host: str = value.decode("latin-1")
             if host and all(c.isalnum() or c in ".-:[]" for c in host):
                 return host
     return ""

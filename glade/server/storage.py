@@ -223,7 +223,8 @@ class _Conn:
     def batch(self) -> contextlib.AbstractContextManager[Any]:
         """Send many statements without waiting for each answer (PostgreSQL pipeline mode)."""
         if self.dialect.kind == "postgresql":
-            return self.raw.pipeline()
+            pipeline: contextlib.AbstractContextManager[Any] = self.raw.pipeline()
+            return pipeline
         return contextlib.nullcontext()
 
     def begin(self) -> None:
