@@ -590,3 +590,21 @@ def _offer_save(client: Client, session: Session, prompt: Prompt) -> None:
         client.say(lang.t("save.failed", path=path, why=exc.strerror or str(exc)))
         return
     client.say(lang.t("save.done", path=written))
+
+
+def side_by_side(blocks: list[list[Text]], width: int, gap: int = 1) -> list[Text]:
+    """Blocks of lines printed next to each other, each cut to ``width`` cells, ``gap`` apart."""
+    height = max((len(b) for b in blocks), default=0)
+    out = []
+    for y in range(height):
+        line = Text()
+        for b in blocks:
+            t = b[y] if y < len(b) else Text("")
+            if t.cell_len > width:
+                t = t.copy()
+                t.truncate(width)
+            line.append_text(t)
+            line.append(" " * (width - t.cell_len + gap))
+        line.rstrip()
+        out.append(line)
+    return out

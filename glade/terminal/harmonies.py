@@ -20,7 +20,7 @@ import glade
 from glade.core import Action, Game
 
 from . import common
-from .common import Choice, Client, Session
+from .common import Choice, Client, Session, side_by_side
 from .i18n import Lang, detect
 
 COLORS = ("blue", "gray", "brown", "green", "yellow", "red")
@@ -424,22 +424,6 @@ class HarmoniesClient(Client):
             lines.append(t)
         return lines
 
-    def side_by_side(self, blocks: list[list[Text]], width: int, gap: int = 1) -> list[Text]:
-        height = max((len(b) for b in blocks), default=0)
-        out = []
-        for y in range(height):
-            line = Text()
-            for b in blocks:
-                t = b[y] if y < len(b) else Text("")
-                if t.cell_len > width:
-                    t = t.copy()
-                    t.truncate(width)
-                line.append_text(t)
-                line.append(" " * (width - t.cell_len + gap))
-            line.rstrip()
-            out.append(line)
-        return out
-
     def render(self, seat: int | None) -> list[Text]:
         g = self.game
         v = g.view(seat)
@@ -470,7 +454,7 @@ class HarmoniesClient(Client):
                 blocks.append([Text(f"{slot + 1} " + lang.t("h.emptySlot"))])
             else:
                 blocks.append(self.card_block(card, None, f"{slot + 1} ", card_w))
-        out.extend(self.side_by_side(blocks, card_w))
+        out.extend(side_by_side(blocks, card_w))
         if v.get("spirit_offer") and seat is not None and seat in v.get("choosing_spirit", []):
             for card in v["spirit_offer"]:
                 out.append(Text(f"  {self.card_name(card)}: {self.spirit_rule(card)}"))
@@ -487,13 +471,13 @@ class HarmoniesClient(Client):
                 + self.board_lines(v["boards"][s])
                 + self.held_lines(v, s, board_w)
             )
-        out.extend(self.side_by_side(blocks, board_w, gap=2))
+        out.extend(side_by_side(blocks, board_w, gap=2))
         held = v["boards"][seat]["cards"] if seat is not None else []
         if held and self.console.height >= TALL:  # room to draw the held cards' habitats too
             title = self.lang.t("h.heldCards") + " "
             drawn = [self.card_block(c["card"], c["placed"], "", card_w) for c in held]
             out.append(Text(title, style="bold"))
-            out.extend(self.side_by_side(drawn, card_w))
+            out.extend(side_by_side(drawn, card_w))
         for s in order:
             if s not in full:
                 out.append(self.summary_line(v, s))

@@ -20,7 +20,7 @@ import glade
 from glade.core import Action, Game
 
 from . import common
-from .common import Choice, Client, Session
+from .common import Choice, Client, Session, side_by_side
 from .i18n import Lang, detect
 
 ELEMENTS = ("sun", "water", "plant", "spiral", "flower")
@@ -576,25 +576,9 @@ class LivingForestClient(Client):
         per_row = max(1, width // (block_w + 2))
         full = order[:per_row]
         blocks = [self.spirit_block(v, s, seat, block_w) for s in full]
-        out.extend(self.side_by_side(blocks, block_w))
+        out.extend(side_by_side(blocks, block_w, gap=2))
         for s in order[per_row:]:
             out.append(self.spirit_summary(v, s))
-        return out
-
-    def side_by_side(self, blocks: list[list[Text]], width: int) -> list[Text]:
-        height = max((len(b) for b in blocks), default=0)
-        out = []
-        for y in range(height):
-            line = Text()
-            for b in blocks:
-                t = b[y] if y < len(b) else Text("")
-                if t.cell_len > width:
-                    t = t.copy()
-                    t.truncate(width)
-                line.append_text(t)
-                line.append(" " * (width - t.cell_len + 2))
-            line.rstrip()
-            out.append(line)
         return out
 
     def spirit_block(self, v: dict[str, Any], s: int, seat: int | None, width: int) -> list[Text]:
