@@ -17,19 +17,14 @@ import statistics
 import sys
 from pathlib import Path
 
-import glade
-from glade.bots import make_bot
+from benchmarks_support import finished
+
 from glade.bots.evaluation import evaluate_moves
 from glade.bots.review import decisions
 
 
 def one_game(name: str, seed: int, samples: int | None, noise_every: int) -> dict:
-    g = glade.new_game(name, seed=seed, players=2)
-    bots = [make_bot("greedy", name, seed=seed * 2 + i) for i in range(2)]
-    while not g.is_over:
-        s = g.to_act[0]
-        for a in bots[s].choose(g, s):
-            g.apply(s, a)
+    g = finished(name, seed)
     result = g.result()
     found = decisions(g)
     rows = []

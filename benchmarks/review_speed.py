@@ -11,20 +11,9 @@ import argparse
 import os
 import time
 
-import glade
-from glade.bots import make_bot
+from benchmarks_support import finished
+
 from glade.bots.review import review
-from glade.core import Game
-
-
-def finished(name: str, seed: int) -> Game:
-    g = glade.new_game(name, seed=seed, players=2)
-    bots = [make_bot("greedy", name, seed=seed * 2 + i) for i in range(2)]
-    while not g.is_over:
-        s = g.to_act[0]
-        for a in bots[s].choose(g, s):
-            g.apply(s, a)
-    return g
 
 
 def main() -> None:
