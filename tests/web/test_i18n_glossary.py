@@ -16,8 +16,6 @@ from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
-
-from glade.living_forest.refusals import REFUSALS as LF_CATALOGUE
 from web_support import (
     ROOT,
     Server,
@@ -27,6 +25,8 @@ from web_support import (
     play_living_forest_step,
     shot,
 )
+
+from glade.living_forest.refusals import REFUSALS as LF_CATALOGUE
 
 LANGS = ("en", "ko", "zh")
 GAMES = {"harmonies", "living-forest", "both"}
@@ -52,7 +52,24 @@ TEXT_PARAMS = {
 TEXT_PARAMS |= {"action", "game"}
 LF_REFUSALS = set(LF_CATALOGUE)  # refusal.<code> of these codes are Living Forest strings
 # refusal params that are names, cells or seats, not counts (``seat {seat} is playing``)
-TEXT_PARAMS |= {"seat", "space", "slot", "level", "column", "color", "spirit", "on", "stack", "type", "field", "side", "kind", "trees", "actions", "fields"}
+TEXT_PARAMS |= {
+    "seat",
+    "space",
+    "slot",
+    "level",
+    "column",
+    "color",
+    "spirit",
+    "on",
+    "stack",
+    "type",
+    "field",
+    "side",
+    "kind",
+    "trees",
+    "actions",
+    "fields",
+}
 
 
 def glossary() -> dict[str, Any]:
