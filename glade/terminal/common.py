@@ -244,16 +244,10 @@ class Client:
         self.console.print(text)
 
     def refusal(self, exc: Exception) -> str:
-        """The engine's sentence; in Korean or Chinese translated from its code where we can."""
+        """The engine's sentence; in Korean or Chinese translated from its code and params."""
         code = getattr(exc, "code", None)
         params = dict(getattr(exc, "params", {}) or {})
-        english = str(exc)
-        if self.lang.code != "en" and code and self.lang.has(f"refusal.{code}"):
-            try:
-                return self.lang.t(f"refusal.{code}", **params)
-            except KeyError:
-                return english
-        return english
+        return self.lang.refusal(code, params, str(exc))
 
 
 # ------------------------------------------------------------------ parsing typed moves

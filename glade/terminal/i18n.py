@@ -6,12 +6,17 @@ English. A string that counts is an object of plural forms, as in the web page's
 when it is not ``n``, nested when two things are counted): English takes ``one`` for 1, Korean and
 Chinese need no plural forms. Names of cards and game terms come from the glossary
 (``glade/web/i18n/glossary.json``) when it is installed, else from the English data.
+
+The engines' refusals are not copied here: ``Lang.refusal`` reads the page's ``refusal.<code>``
+strings (``glade/web/i18n/<lang>.json``) and ``refusal-params.json``, which names the params that
+are game words and the key translating each value, exactly as the page does.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import string
 from functools import cache
 from importlib import resources
@@ -47,6 +52,25 @@ def _glossary() -> dict[str, dict[str, Any]]:
         return {}
     terms: dict[str, dict[str, Any]] = json.loads(text).get("terms", {})
     return terms
+
+
+@cache
+def _web(name: str) -> dict[str, Any]:
+    """A file of the page's ``glade/web/i18n/`` (package data), or nothing if it is not installed."""
+    try:
+        text = resources.files("glade").joinpath(f"web/i18n/{name}.json").read_text("utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    data: dict[str, Any] = json.loads(text)
+    return data
+
+
+_FIELD = re.compile(r"\{(\w+)\}")
+
+
+def _fill(text: str, params: dict[str, Any]) -> str:
+    """The page's placeholders: ``{name}`` is replaced when ``name`` is a param, other braces stay."""
+    return _FIELD.sub(lambda m: str(params[m[1]]) if m[1] in params else m[0], text)
 
 
 def _form(value: Any, params: dict[str, Any], lang: str) -> str:
@@ -105,6 +129,33 @@ class Lang:
         if entry and isinstance(entry.get(self.code), str) and entry[self.code]:
             return str(entry[self.code])
         return default
+
+    def _web_text(self, key: str) -> Any:
+        """A page string or a glossary term in this language (None if neither has ``key``)."""
+        value = _web(self.code).get(key)
+        if value is None:
+            entry = _glossary().get(key)
+            value = entry.get(self.code) if entry else None
+        return value
+
+    def refusal(self, code: str | None, params: dict[str, Any], english: str) -> str:
+        """An engine refusal in this language from its code and params; ``english`` if none.
+
+        English keeps the engine's own sentence. Params that ``refusal-params.json`` names are
+        game words: their values are shown translated (a value with no translation as it is).
+        """
+        if self.code == "en" or not code:
+            return english
+        template = self._web_text(f"refusal.{code}")
+        if template is None:
+            return english
+        shown = dict(params)
+        rules: dict[str, str] = _web("refusal-params").get("params", {}).get(code, {})
+        for name, key in rules.items():
+            word = self._web_text(_fill(key, params))
+            if isinstance(word, str) and word:
+                shown[name] = word
+        return _fill(_form(template, shown, self.code), shown)
 
     def opt(self, key: str, default: str, /, **params: Any) -> str:
         """``t(key)`` when the key exists, else ``default``."""

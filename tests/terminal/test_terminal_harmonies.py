@@ -164,6 +164,42 @@ def test_refusals_are_translated_from_their_code() -> None:
         raise AssertionError("undo at the start must be refused")
 
 
+@pytest.mark.parametrize(
+    ("lang", "first", "colour", "number"),
+    [
+        (
+            "ko",
+            "거절됨: 먼저 중앙판 한 칸의 토큰을 가져오십시오",
+            "놓을 빨강 토큰이 없습니다",
+            "칸 6(은)는 없습니다",
+        ),
+        (
+            "zh",
+            "被拒绝：请先拿取公共版图上一格的圆片",
+            "你没有可放置的红色圆片",
+            "没有格 6；格的编号是 0 到 4",
+        ),
+    ],
+)
+def test_a_refused_typed_move_is_told_in_the_players_language(
+    lang: str, first: str, colour: str, number: str
+) -> None:
+    """The page's refusal.<code> strings (glade/web/i18n), the colour param translated too."""
+    client = _client(seed=4, lang=lang)
+    assert str(parse(client, 0, "place red 1,1")).startswith(first)
+    assert "take" not in str(parse(client, 0, "take 7")) and number in str(
+        parse(client, 0, "take 7")
+    )
+    took = parse(client, 0, "take 2")
+    assert isinstance(took, list)
+    for action in took:
+        client.game.apply(0, action)
+    held = {a["color"] for a in client.game.legal_actions(0) if a.type == "place_token"}
+    assert "red" not in held  # seed 4, space 2 holds no red token
+    said = str(parse(client, 0, "place red 1,1"))
+    assert colour in said and "red" not in said
+
+
 def test_save_writes_a_loadable_game(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
     text = run("you,greedy", [], seed=6, save=str(path))

@@ -26,6 +26,8 @@ from web_support import (
     shot,
 )
 
+from glade.living_forest.refusals import REFUSALS as LF_CATALOGUE
+
 LANGS = ("en", "ko", "zh")
 GAMES = {"harmonies", "living-forest", "both"}
 KINDS = {"title", "component", "colour", "scoring", "action", "phase", "animal", "spirit", "card"}
@@ -48,6 +50,26 @@ TEXT_PARAMS = {
     "tokens",
 }
 TEXT_PARAMS |= {"action", "game"}
+LF_REFUSALS = set(LF_CATALOGUE)  # refusal.<code> of these codes are Living Forest strings
+# refusal params that are names, cells or seats, not counts (``seat {seat} is playing``)
+TEXT_PARAMS |= {
+    "seat",
+    "space",
+    "slot",
+    "level",
+    "column",
+    "color",
+    "spirit",
+    "on",
+    "stack",
+    "type",
+    "field",
+    "side",
+    "kind",
+    "trees",
+    "actions",
+    "fields",
+}
 
 
 def glossary() -> dict[str, Any]:
@@ -91,9 +113,13 @@ def counted(value: Any) -> set[str]:
 
 def scope(key: str) -> str:
     """Which game a string's key belongs to: its terms and their forbidden variants apply."""
-    if key.startswith(("h.", "card.", "spirit.", "harmonies.")):
+    if key.startswith(("h.", "card.", "spirit.", "harmonies.", "refusal.harmonies.")):
         return "harmonies"
     if key.startswith(("lf.", "lfcard.", "living-forest.", "living_forest.")):
+        return "living-forest"
+    if key.startswith("refusal.value.harmonies_"):
+        return "harmonies"
+    if key.startswith("refusal.value.lf_") or key.removeprefix("refusal.") in LF_REFUSALS:
         return "living-forest"
     return "both"
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 
 import httpx
 from playwright.sync_api import Browser, Page, expect
 from web_support import (
+    ROOT,
     Server,
     create_from_lobby,
     game_id,
@@ -20,6 +22,19 @@ from web_support import (
 )
 
 FLAT = {"blue", "yellow", "green"}  # colours on which nothing can be stacked
+
+
+def refused_in(lang: str, cell: str) -> list[str]:
+    """Every sentence of a token refused on a one-token stack at ``cell``, in ``lang``."""
+    table = json.loads((ROOT / "glade" / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))
+    terms = json.loads((ROOT / "glade" / "web" / "i18n" / "glossary.json").read_text("utf-8"))
+    out = []
+    for color in ("blue", "gray", "brown", "green", "yellow", "red"):
+        for on in ("blue", "gray", "brown", "green", "yellow", "red"):
+            on_word = terms["terms"][f"harmonies.colour.{on}"][lang]
+            text = table[f"refusal.harmonies.stack.{color}"]
+            out.append(text.replace("{on}", on_word).replace("{cell}", cell))
+    return out
 
 
 def heights(page: Page) -> dict[str, int]:
@@ -165,6 +180,18 @@ def test_two_players_online_see_each_other_live(server: Server, browser: Browser
     expect(toast).to_contain_text(name)
     assert version(a) == v
     assert a.get_attribute(f".mine [data-cell='{name}']", "data-height") == "1"
+    # The same refusal on a Korean and a Chinese page: the engine's sentence in that language,
+    # built from its code and params (the colour it met translated), and no English word.
+    for lang in ("ko", "zh"):
+        a.select_option("#lang-select", lang)
+        expect(a.locator("html")).to_have_attribute("lang", lang)
+        a.locator("[data-testid=hand] .token-btn").first.click()
+        a.locator(f".mine [data-cell='{name}']").click()
+        expect(toast).to_be_visible()
+        expect(toast).to_have_text(re.compile("|".join(map(re.escape, refused_in(lang, name)))))
+        assert not re.search(r"[A-Za-z]{2,}", toast.inner_text()), toast.inner_text()
+        assert version(a) == v
+    a.select_option("#lang-select", "en")
 
     # Ana finishes her turn; Bo plays his by keyboard and clicks, Ana sees it live.
     play_harmonies_turn(a, rng)

@@ -1,3 +1,5 @@
+import { refusal } from "./i18n.js";
+
 // The web API of `glade serve` (contract: POST/GET games, actions, log, WebSocket) and local seat tokens.
 export class ApiError extends Error {
   constructor(status, message) {
@@ -28,7 +30,10 @@ async function call(method, path, { body, token } = {}) {
   if (!resp.ok) {
     let message = data && (data.error || data.detail);
     if (Array.isArray(message)) message = message.map((d) => d.msg || JSON.stringify(d)).join("; ");
-    throw new ApiError(resp.status, typeof message === "string" ? message : "");
+    message = typeof message === "string" ? message : "";
+    // an engine refusal carries its code: the player reads it in the page's language
+    if (data && typeof data.code === "string") message = refusal(data.code, data.params, message);
+    throw new ApiError(resp.status, message);
   }
   return data;
 }

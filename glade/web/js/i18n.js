@@ -10,6 +10,7 @@ const STORE = "glade.lang";
 const tables = {};
 const rules = {};
 let terms = null;
+let refusalParams = {};
 let current = "en";
 
 async function fetchJson(name) {
@@ -18,7 +19,10 @@ async function fetchJson(name) {
 }
 
 async function load(lang) {
-  if (!terms) terms = (await fetchJson("glossary")).terms;
+  if (!terms) {
+    terms = (await fetchJson("glossary")).terms;
+    refusalParams = (await fetchJson("refusal-params")).params;
+  }
   if (!tables[lang]) tables[lang] = await fetchJson(lang);
   return tables[lang];
 }
@@ -81,6 +85,21 @@ export function t(key, params) {
   text = plural(text, params, language);
   if (params) text = text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
   return text;
+}
+
+// The sentence of an engine refusal ({code, params} of a 422 answer) in the chosen language: the
+// key refusal.<code>, its params that are game words translated by refusal-params.json (a colour
+// through the glossary, a card id to its card's name); `fallback` (the server's English) when the
+// page has no such key.
+export function refusal(code, params, fallback) {
+  const key = `refusal.${code}`;
+  if (!code || !has(key)) return fallback;
+  const shown = { ...(params || {}) };
+  for (const [name, template] of Object.entries(refusalParams[code] || {})) {
+    const valueKey = template.replace(/\{(\w+)\}/g, (m, p) => String((params || {})[p]));
+    if (has(valueKey)) shown[name] = t(valueKey);
+  }
+  return t(key, shown);
 }
 
 export function esc(value) {

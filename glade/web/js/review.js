@@ -1,7 +1,7 @@
 // The review page (#/review/<id>): starts the server's review of a finished game, shows its
 // progress, then the chart of each player's expected final score (click a point: the replay at
 // that move), the summary and every reviewed decision with its mark and the best move found.
-import { esc, t } from "./i18n.js";
+import { esc, refusal, t } from "./i18n.js";
 
 const POLL_MS = 1000;
 const COLORS = ["#2a7ab0", "#c0392b", "#27ae60", "#8e44ad"];
@@ -9,7 +9,7 @@ const COLORS = ["#2a7ab0", "#c0392b", "#27ae60", "#8e44ad"];
 async function call(method, id) {
   const r = await fetch(`/api/games/${encodeURIComponent(id)}/review`, { method });
   const body = await r.json().catch(() => ({}));
-  if (!r.ok) throw new Error(body.error || t("error.network"));
+  if (!r.ok) throw new Error(refusal(body.code, body.params, body.error) || t("error.network"));
   return body;
 }
 
