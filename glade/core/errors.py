@@ -25,7 +25,8 @@ class _English(string.Formatter):
         return str(format(value, format_spec))
 
 
-_FORMAT = _English()
+FORMATTER = _English()
+"""The formatter of refusal templates (and of the terminal's strings): ``str.format`` plus plurals."""
 
 
 class Refusal(str):
@@ -61,7 +62,7 @@ class Catalogue(Mapping[str, str]):
         for code, template in self._templates.items():
             if not code or code != code.strip() or " " in code:
                 raise ValueError(f"bad refusal code {code!r}")
-            list(_FORMAT.parse(template))  # malformed templates fail at import, not at play
+            list(FORMATTER.parse(template))  # malformed templates fail at import, not at play
 
     def __getitem__(self, code: str) -> str:
         return self._templates[code]
@@ -74,10 +75,10 @@ class Catalogue(Mapping[str, str]):
 
     def fields(self, code: str) -> set[str]:
         """The parameter names the template of ``code`` uses."""
-        return {f for _, f, _, _ in _FORMAT.parse(self._templates[code]) if f}
+        return {f for _, f, _, _ in FORMATTER.parse(self._templates[code]) if f}
 
     def text(self, code: str, params: Mapping[str, Any]) -> str:
-        return _FORMAT.vformat(self._templates[code], (), dict(params))
+        return FORMATTER.vformat(self._templates[code], (), dict(params))
 
     def refuse(self, code: str, **params: Any) -> Refusal:
         return Refusal(code, self.text(code, params), params)

@@ -17,23 +17,13 @@ from __future__ import annotations
 import json
 import os
 import re
-import string
 from functools import cache
 from importlib import resources
 from typing import Any
 
+from glade.core.errors import FORMATTER
+
 LANGS = ("en", "ko", "zh")
-
-
-class _Plural(string.Formatter):
-    def format_field(self, value: Any, format_spec: str) -> str:
-        if "|" in format_spec:
-            one, other = format_spec.split("|", 1)
-            return one if value == 1 else other
-        return str(format(value, format_spec))
-
-
-_FORMAT = _Plural()
 
 
 @cache
@@ -119,9 +109,9 @@ class Lang:
         if value is None:
             raise KeyError(f"no terminal string {key!r}")
         try:
-            return _FORMAT.vformat(_form(value, params, lang), (), params)
+            return FORMATTER.vformat(_form(value, params, lang), (), params)
         except (KeyError, IndexError, ValueError):
-            return _FORMAT.vformat(_form(self._en[key], params, "en"), (), params)
+            return FORMATTER.vformat(_form(self._en[key], params, "en"), (), params)
 
     def term(self, key: str, default: str) -> str:
         """A name from the glossary (``card.frog``, ``lfcard.Bear``), else ``default``."""

@@ -38,9 +38,17 @@ def test_every_extra_named_exists_in_pyproject() -> None:
     extras = tomllib.loads(
         (Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8")
     )["project"]["optional-dependencies"]
+    # the distribution a module comes in, where its name differs from the module's
+    dist = {
+        "PIL": "pillow",
+        "pyspiel": "open_spiel",
+        "sb3_contrib": "sb3-contrib",
+        "stable_baselines3": "stable-baselines3",
+    }
     for module, extra in EXTRA_OF.items():
         assert extra in extras, module
-        assert any(req.lower().startswith(module) for req in extras[extra]) or module in (
+        name = dist.get(module, module)
+        assert any(req.lower().startswith(name) for req in extras[extra]) or module in (
             "starlette",  # comes with fastapi
         ), (module, extra)
 

@@ -44,7 +44,7 @@ def run(
 
 def test_bots_play_to_the_end_with_round_summaries(monkeypatch: pytest.MonkeyPatch) -> None:
     text = run("random,greedy", [], 3, monkeypatch)
-    assert "Game over" in text and ("wins!" in text or "Shared victory" in text)
+    assert "Game over" in text and ("Winner: " in text or "Shared victory" in text)
     assert "End of round 1:" in text and "Onibi attacks the Sacred Tree: fires" in text
     assert "The Sacred Tree passes to" in text and "Last round:" in text
     assert "Greedy bot: drew " in text and "drew a card" not in text

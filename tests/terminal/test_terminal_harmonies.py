@@ -50,7 +50,7 @@ def run(
 
 def test_bots_play_a_whole_game_to_the_result() -> None:
     text = run("random,greedy", [])
-    assert "Game over" in text and ("wins with" in text or "Shared victory" in text)
+    assert "Game over" in text and ("Winner: " in text or "Shared victory" in text)
     assert "Random bot: took space" in text and "Greedy bot: took" in text
     assert "Last round:" in text or "The game ends now:" in text
     for bad in ("{'", "['", "None", "player 1", "seat 0"):

@@ -73,7 +73,7 @@ def test_harmonies_whole_game_against_greedy(tmp_path: Path) -> None:
     child = spawn("harmonies", "--seats", "you,greedy", "--seed", "11", "--plain")
     text = play_out(child, save=str(save))
     _no_reprs(text)
-    assert "Game over" in text and ("wins with" in text or "Shared victory" in text)
+    assert "Game over" in text and ("Winner: " in text or "Shared victory" in text)
     assert "Last round:" in text or "The game ends now:" in text
     assert _check_bot_takes(text) >= 1
     # the menu lists every space's tokens, as the board shows them
@@ -131,7 +131,7 @@ def test_living_forest_whole_game_against_greedy(tmp_path: Path) -> None:
     _no_reprs(text)
     assert "End of round 1:" in text and "Onibi" in text
     assert "Last round:" in text
-    assert "Game over" in text and ("wins!" in text or "Shared victory" in text)
+    assert "Game over" in text and ("Winner: " in text or "Shared victory" in text)
     assert re.search(r"Choose an action \([12] left", text)
     assert not re.search(r"Choose an action \(0 left", text)
     assert re.search(r"Greedy bot: drew [A-Z]", text)
