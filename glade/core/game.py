@@ -158,18 +158,25 @@ class Game(ABC):
         last = max(i for i, e in enumerate(self.log) if e[0] == seat)
         entries = self.log[:last] + self.log[last + 1 :]
         try:
-            fresh = self.replay(self.seed, self.options, entries)
-        except (IndexError, KeyError, ValueError, TypeError):
+            fresh = self.replay(self.seed, self.options, entries, checked=False)
+        except (IndexError, KeyError, ValueError, TypeError):  # IllegalAction is a ValueError
             # a hand-edited or damaged log: refuse, never crash, and change nothing
             raise CORE.illegal("undo.unreplayable") from None
         self._become(fresh)
 
     @classmethod
-    def replay(cls: type[G], seed: int, options: dict[str, Any], entries: list[LogEntry]) -> G:
-        """Rebuild a game from its seed, options and (seat, action id) log entries."""
+    def replay(
+        cls: type[G],
+        seed: int,
+        options: dict[str, Any],
+        entries: list[LogEntry],
+        checked: bool = True,
+    ) -> G:
+        """Rebuild a game from its seed, options and (seat, action id) log entries; with
+        ``checked=False`` every entry is validated (IllegalAction at the first that is no move)."""
         game = cls.new(seed, options)
         for seat, code, _ in entries:
-            game.apply_action_id(seat, code, checked=True)
+            game.apply_action_id(seat, code, checked=checked)
         return game
 
     def _become(self, other: Game) -> None:

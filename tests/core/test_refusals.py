@@ -93,3 +93,16 @@ def test_view_header_names_the_same_fields_in_both_games() -> None:
         assert head["game"] == name and head["seat"] == 1 and head["players"] == 2
         assert head["to_act"] == list(game.to_act) and head["over"] is False
         assert head["result"] is None and game.view_header(None)["can_undo"] is False
+
+
+def test_undo_of_a_log_that_cannot_be_replayed_refuses_and_changes_nothing() -> None:
+    # Game.undo (core) replays the log for both games; a Harmonies token take is undoable
+    game = glade.new_game("harmonies", seed=5, players=2)
+    game.apply(0, {"type": "take_tokens", "space": 0})
+    assert game.can_undo(0)
+    game.log.insert(0, (0, 10**6, None))  # a damaged history: an action id that is no move
+    before = game.fingerprint()
+    with pytest.raises(IllegalAction) as err:
+        game.undo(0)
+    assert err.value.code == "undo.unreplayable"
+    assert game.fingerprint() == before
