@@ -288,17 +288,17 @@ def assert_extra_refusal(proc: subprocess.CompletedProcess[str], extra: str) -> 
 
 
 def final_scores(out: str, seats: int) -> list[int]:
-    """The score lines a terminal game prints after "game over", one per seat (the first
-    number after a colon or an equals sign, or before "points", on each line)."""
-    ends = [m.end() for m in re.finditer(r"game over", out, flags=re.I)]
-    assert ends, f"the game did not end:\n{out[-3000:]}"
-    scores = []
-    for line in out[ends[-1] :].splitlines():
-        m = re.search(r"[:=]\s*(\d+)\b|\b(\d+)\s*(?:points?|pts)\b", line, flags=re.I)
-        if m:
-            scores.append(int(m.group(1) or m.group(2)))
-    assert len(scores) >= seats, f"no final score for each of the {seats} seats:\n{out[-3000:]}"
-    return scores[:seats]
+    """The final score of each seat from a terminal game's end screen: the numbers of the
+    "Total" row of the breakdown printed after "game over" (colours stripped)."""
+    plain = re.sub(r"\x1b\[[0-9;]*m", "", out)
+    ends = [m.end() for m in re.finditer(r"game over", plain, flags=re.I)]
+    assert ends, f"the game did not end:\n{plain[-3000:]}"
+    for line in plain[ends[-1] :].splitlines():
+        if re.match(r"\s*total\b", line, flags=re.I):
+            scores = [int(x) for x in re.findall(r"\d+", line)]
+            assert len(scores) == seats, f"not one total per seat: {line!r}"
+            return scores
+    raise AssertionError(f"no Total row after game over:\n{plain[-3000:]}")
 
 
 def rl_probe(env: Path, home: Path) -> dict[str, Any]:
