@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -178,6 +179,10 @@ def test_idle_tables_leave_memory_and_come_back_from_storage(db_url: str) -> Non
         assert r.status_code == 200
         tables = c.app.state.tables  # type: ignore[attr-defined]
         before = tables.rooms[game_id].state.fingerprint()
+        # on PostgreSQL the table's own change notification may still be catching it up
+        deadline = time.monotonic() + 10
+        while not tables.rooms[game_id].idle and time.monotonic() < deadline:
+            time.sleep(0.02)
         assert tables.evict_idle(0.0) >= 1 and game_id not in tables.rooms
         assert c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json() == r.json()
         assert tables.rooms[game_id].state.fingerprint() == before
