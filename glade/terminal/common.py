@@ -15,6 +15,7 @@ import os
 import random
 import re
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -180,7 +181,7 @@ MENU_LINES = 6  # longer menus are printed on request ("menu"), typed words bein
 # ------------------------------------------------------------------ the client interface
 
 
-class Client:
+class Client(ABC):
     """What a game's terminal client provides to :func:`run`."""
 
     game_name = ""
@@ -194,21 +195,21 @@ class Client:
         self.humans = [i for i, s in enumerate(seats) if s == "you"]
 
     # -- what each game defines
-    def choices(self, g: Game, seat: int) -> list[Choice]:
-        raise NotImplementedError
+    @abstractmethod
+    def choices(self, g: Game, seat: int) -> list[Choice]: ...
 
     def decision_key(self, g: Game, seat: int) -> Any:
         return (seat, tuple(sorted({a.type for a in g.legal_actions(seat)})))
 
-    def render(self, seat: int | None) -> list[Text]:
-        raise NotImplementedError
+    @abstractmethod
+    def render(self, seat: int | None) -> list[Text]: ...
 
-    def prompt(self, seat: int) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def prompt(self, seat: int) -> str: ...
 
+    @abstractmethod
     def narrate(self, g: Game, seat: int, action: Action) -> str:
         """The move in words, told from the position before it is applied."""
-        raise NotImplementedError
 
     def complete(self, text: str, seat: int, action: Action) -> str:
         """The move's words once it is applied (a drawn card is known only then)."""
@@ -230,8 +231,8 @@ class Client:
         """Extra commands of one game (``pile``); True if handled."""
         return False
 
-    def end_screen(self) -> list[Text]:
-        raise NotImplementedError
+    @abstractmethod
+    def end_screen(self) -> list[Text]: ...
 
     def help_lines(self) -> list[str]:
         return [self.lang.t("help.common")]
