@@ -75,6 +75,9 @@ class SeatInfo(BaseModel):
     name: str | None
     bot: str | None
     open: bool = Field(description="a human seat nobody has claimed yet")
+    user_id: str | None = Field(
+        default=None, description="the public id of the account holding the seat (None: a guest)"
+    )
 
 
 class GameState(BaseModel):

@@ -19,7 +19,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlparse
@@ -72,9 +72,53 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             "CREATE INDEX games_client ON games (client, over)",
         ],
     ),
+    (
+        2,  # accounts: users, their sessions, failed log-ins, seats held by an account
+        [
+            """CREATE TABLE users (
+                id TEXT PRIMARY KEY,
+                name TEXT NOT NULL,
+                name_key TEXT NOT NULL UNIQUE,
+                password_hash TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            )""",
+            # id is the SHA-256 of the cookie's secret: the database never holds the cookie
+            """CREATE TABLE sessions (
+                id TEXT PRIMARY KEY,
+                user_id TEXT NOT NULL REFERENCES users(id),
+                csrf TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL,
+                last_seen DOUBLE PRECISION NOT NULL,
+                address TEXT NOT NULL
+            )""",
+            "CREATE INDEX sessions_user ON sessions (user_id)",
+            # one row per refused log-in; key is "name:<name_key>" or "address:<address>"
+            """CREATE TABLE login_failures (
+                key TEXT NOT NULL,
+                at DOUBLE PRECISION NOT NULL
+            )""",
+            "CREATE INDEX login_failures_key ON login_failures (key, at)",
+            "ALTER TABLE seats ADD COLUMN user_id TEXT REFERENCES users(id)",
+            # the hash of a seat's invite token once it was claimed (to recognise a reused link)
+            "ALTER TABLE seats ADD COLUMN invite_hash TEXT",
+            "ALTER TABLE seats ADD COLUMN claimed_at DOUBLE PRECISION",
+            "CREATE INDEX seats_user ON seats (user_id)",
+            # a device's credential for an account's seat; it dies with its session
+            """CREATE TABLE seat_keys (
+                key_hash TEXT PRIMARY KEY,
+                game_id TEXT NOT NULL REFERENCES games(id),
+                seat INTEGER NOT NULL,
+                session_id TEXT NOT NULL,
+                created_at DOUBLE PRECISION NOT NULL
+            )""",
+            "CREATE INDEX seat_keys_game ON seat_keys (game_id)",
+            "CREATE INDEX seat_keys_session ON seat_keys (session_id)",
+        ],
+    ),
 ]
+MIGRATIONS.sort(key=lambda step: step[0])  # applied by number, whatever order they were added in
 
-SCHEMA_VERSION = MIGRATIONS[-1][0]
+SCHEMA_VERSION = max(number for number, _ in MIGRATIONS)
 
 
 class StorageError(RuntimeError):
@@ -103,6 +147,10 @@ class StoredSeat:
     name: str | None
     bot: str | None
     token_hash: str | None
+    user_id: str | None = None  # the account that holds the seat
+    invite_hash: str | None = None  # the spent invite token's hash, once claimed
+    claimed: bool = False
+    keys: dict[str, str] = field(default_factory=dict)  # device key hash -> session id
 
 
 @dataclass
@@ -277,7 +325,7 @@ class Storage:
             "CREATE TABLE IF NOT EXISTS schema_migrations ("
             "version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
         )
-        for number, statements in MIGRATIONS:
+        for number, statements in sorted(MIGRATIONS, key=lambda step: step[0]):
             conn.begin()
             try:
                 if self.kind == "postgresql":  # one migrator at a time across servers
@@ -491,14 +539,7 @@ class Storage:
         """A game's seats now and its actions after ``version`` (another process stored them)."""
 
         def read(c: _Conn) -> tuple[list[StoredSeat], list[tuple[int, int, dict[str, Any]]]]:
-            seats = [
-                StoredSeat(int(r[0]), r[1], r[2], r[3], r[4])
-                for r in c.query(
-                    "SELECT seat, kind, name, bot, token_hash FROM seats WHERE game_id = ? "
-                    "ORDER BY seat",
-                    (game_id,),
-                )
-            ]
+            seats = Storage._seats(c, game_id)
             actions = [
                 (int(r[0]), int(r[1]), json.loads(r[2]))
                 for r in c.query(
@@ -587,9 +628,10 @@ class Storage:
             out = []
             for gid, game, options, created in rows:
                 seats = [
-                    StoredSeat(int(r[0]), r[1], r[2], r[3], None)
+                    StoredSeat(int(r[0]), r[1], r[2], r[3], None, r[4])
                     for r in c.query(
-                        "SELECT seat, kind, name, bot FROM seats WHERE game_id = ? ORDER BY seat",
+                        "SELECT seat, kind, name, bot, user_id FROM seats WHERE game_id = ? "
+                        "ORDER BY seat",
                         (gid,),
                     )
                 ]
@@ -612,6 +654,26 @@ class Storage:
         )
 
     @staticmethod
+    def _seats(conn: _Conn, game_id: str) -> list[StoredSeat]:
+        """A game's seats with their credentials' hashes and the device keys of live sessions."""
+        seats = [
+            StoredSeat(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], r[7] is not None)
+            for r in conn.query(
+                "SELECT seat, kind, name, bot, token_hash, user_id, invite_hash, claimed_at "
+                "FROM seats WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            )
+        ]
+        for key_hash, seat, session_id in conn.query(
+            "SELECT k.key_hash, k.seat, k.session_id FROM seat_keys k "
+            "JOIN sessions s ON s.id = k.session_id WHERE k.game_id = ?",
+            (game_id,),
+        ):
+            if 0 <= int(seat) < len(seats):
+                seats[int(seat)].keys[str(key_hash)] = str(session_id)
+        return seats
+
+    @staticmethod
     def _load_game(conn: _Conn, game_id: str) -> StoredGame | None:
         """Everything needed to rebuild one game: row, seats, last snapshot, actions after it."""
         rows = conn.query(
@@ -620,14 +682,7 @@ class Storage:
         if not rows:
             return None
         gid, game, options, seed, version, over = rows[0]
-        seats = [
-            StoredSeat(int(r[0]), r[1], r[2], r[3], r[4])
-            for r in conn.query(
-                "SELECT seat, kind, name, bot, token_hash FROM seats WHERE game_id = ? "
-                "ORDER BY seat",
-                (game_id,),
-            )
-        ]
+        seats = Storage._seats(conn, game_id)
         snap = conn.query(
             "SELECT version, state FROM snapshots WHERE game_id = ? AND version <= ? "
             "ORDER BY version DESC LIMIT 1",

@@ -53,6 +53,10 @@ class Seat:
     name: str | None
     bot: str | None
     token_hash: str | None
+    user_id: str | None = None  # the account holding this seat (None: a guest or a bot)
+    invite_hash: str | None = None  # the hash of its invite token once that was claimed
+    claimed: bool = False  # the invite was exchanged for a seat credential
+    keys: dict[str, str] = field(default_factory=dict)  # account device key hash -> session id
 
     @property
     def open(self) -> bool:
@@ -65,6 +69,7 @@ class Seat:
             "name": self.name,
             "bot": self.bot,
             "open": self.open,
+            "user_id": self.user_id,  # an account's public id, never a credential
         }
 
 
@@ -241,7 +246,20 @@ class Tables:
 
     def _room_from(self, stored: StoredGame) -> Room:
         state = _rebuild(stored)
-        seats = [Seat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in stored.seats]
+        seats = [
+            Seat(
+                s.seat,
+                s.kind,
+                s.name,
+                s.bot,
+                s.token_hash,
+                s.user_id,
+                s.invite_hash,
+                s.claimed,
+                dict(s.keys),
+            )
+            for s in stored.seats
+        ]
         return Room(
             id=stored.id,
             game=stored.game,
@@ -383,7 +401,9 @@ class Tables:
                 "id": g.id,
                 "game": g.game,
                 "options": g.options,
-                "seats": [Seat(s.seat, s.kind, s.name, s.bot, None).info() for s in g.seats],
+                "seats": [
+                    Seat(s.seat, s.kind, s.name, s.bot, None, s.user_id).info() for s in g.seats
+                ],
                 "created_at": g.created_at,
             }
             for g in found
