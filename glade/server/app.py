@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .accesslog import AccessLog
+from .accounts import router as accounts_router
 from .config import Settings
 from .errors import ApiError
 from .models import (
@@ -336,6 +337,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.access_log:
         app.add_middleware(AccessLog, form=settings.access_log)  # outermost: sees every answer
     app.include_router(review_router)
+    app.include_router(accounts_router)
     app.state.draining = False
 
     @app.exception_handler(ApiError)
