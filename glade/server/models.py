@@ -210,6 +210,13 @@ def _password(password: str) -> str:
     return password
 
 
+def _no_control(name: str) -> str:
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cs"):
+            raise ValueError("a user name may not hold control characters (such as NUL)")
+    return name
+
+
 def name_key(name: str) -> str:
     """The form in which user names are compared: two names differing only in case are one."""
     return unicodedata.normalize("NFKC", name).casefold()
@@ -229,12 +236,16 @@ class Credentials(Strict):
 class LoginCredentials(Strict):
     """A log-in: any name is looked up (a wrong one is a wrong name, not a malformed request)."""
 
-    name: Annotated[str, Field(min_length=1, max_length=4 * USER_NAME_MAX)]
-    password: Annotated[str, Field(min_length=1, max_length=PASSWORD_MAX)]
+    name: Annotated[
+        str, Field(min_length=1, max_length=4 * USER_NAME_MAX), AfterValidator(_no_control)
+    ]
+    password: Annotated[
+        str, Field(min_length=1, max_length=PASSWORD_MAX), AfterValidator(_password)
+    ]
 
 
 class PasswordChange(Strict):
-    old: Annotated[str, Field(min_length=1, max_length=PASSWORD_MAX)]
+    old: Annotated[str, Field(min_length=1, max_length=PASSWORD_MAX), AfterValidator(_password)]
     new: Password
 
 
