@@ -84,8 +84,26 @@ function forgetGames(ids) {
   localStorage.setItem(SEATS, JSON.stringify(data));
 }
 
+// Invite tokens this browser spent (they open nothing now): its own link opens its seat directly.
+const CLAIMED = "glade.claimed";
+
+function claimedHere() {
+  try {
+    return JSON.parse(localStorage.getItem(CLAIMED) || "{}");
+  } catch (err) {
+    return {};
+  }
+}
+
+function rememberClaimed(id, token) {
+  const data = claimedHere();
+  data[id] = [...new Set([...(data[id] || []), token])].slice(-4);
+  localStorage.setItem(CLAIMED, JSON.stringify(data));
+}
+
 export function ownsToken(id, token) {
-  return Object.values(seatsFor(id).tokens || {}).includes(token);
+  const held = Object.values(seatsFor(id).tokens || {});
+  return held.includes(token) || (held.length > 0 && (claimedHere()[id] || []).includes(token));
 }
 
 // Claim a seat for this browser (and account): an invite token is spent for a fresh credential,
@@ -94,6 +112,7 @@ export async function claimSeat(id, token, name) {
   const body = name ? { name } : {};
   const got = await call("POST", `/api/games/${encodeURIComponent(id)}/claim`, { body, token });
   rememberSeat(id, got.seat, got.token);
+  if (token && token !== got.token) rememberClaimed(id, token);
   return got;
 }
 

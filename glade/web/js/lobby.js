@@ -145,7 +145,8 @@ export async function showLobby(root) {
   }
 
   function seatName(s) {
-    return s.kind === "bot" ? s.name || botLabel(s.bot || "random") : s.name || t("lobby.free");
+    if (s.kind === "bot") return s.name && s.name !== s.bot ? s.name : botLabel(s.bot || "random");
+    return s.name || t("lobby.free");
   }
 
   function resultText(g) {
@@ -187,7 +188,7 @@ export async function showLobby(root) {
           )}</button>`;
     return `<h2 id="mygames-title">${esc(t("mygames.title"))}</h2>
       <p class="hint-text">${esc(where)}${me.user ? "" : ` <a href="#/account">${esc(t("mygames.loginToKeep"))}</a>`}</p>
-      <div class="controls"><label class="check"><input type="checkbox" data-sound${soundOn() ? " checked" : ""}> ${esc(t("mygames.sound"))}</label>${notifyButton}</div>
+      <div class="controls" style="align-items: center"><label class="check"><input type="checkbox" data-sound${soundOn() ? " checked" : ""}> ${esc(t("mygames.sound"))}</label>${notifyButton}</div>
       <h3>${esc(t("mygames.active"))}</h3>
       <ul class="open-list" data-testid="mygames-active">${active.length ? active.map(gameRow).join("") : `<li class="muted">${esc(t("mygames.noneActive"))}</li>`}</ul>
       <h3>${esc(t("mygames.finished"))}</h3>
