@@ -180,8 +180,9 @@ class Room:
             "to_act": list(state.to_act),
             "over": over,
             "view": state.view(seat),
+            # a seat a bot took over (timed out, left) has no move of its player's any more
             "legal_actions": []
-            if seat is None
+            if seat is None or self.seats[seat].kind != "human"
             else [a.to_json() for a in state.legal_actions(seat)],
             "seats": [s.info() for s in self.seats],
             "result": state.result() if over else None,

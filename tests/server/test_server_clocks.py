@@ -274,6 +274,9 @@ def test_leave_hands_the_seat_to_a_bot(client: TestClient) -> None:
     assert seat["status"] == "left" and seat["kind"] == "bot" and seat["bot"] == "greedy"
     r = client.post(f"/api/games/{game_id}/leave", headers=bearer(tokens[0]))
     assert r.status_code == 409 and "bot already plays" in r.json()["error"]
+    assert r.status_code == 409 and "bot already plays" in r.json()["error"]
+    mine = client.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
+    assert mine["seat"] == 0 and mine["legal_actions"] == []  # no move is the player's now
     # the bot plays seat 0's turn; seat 0's own token may no longer move
     state = wait_for(
         lambda: (s := client.get(f"/api/games/{game_id}").json())["to_act"] == [1] and s
