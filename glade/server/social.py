@@ -148,14 +148,18 @@ class Social:
         raise ApiError(503, "the message could not be saved, so nothing changed; try again")
 
     def _heard(self, room: Room, what: str) -> None:
-        kind = what.partition(" ")[0]
-        self._spawn(self._catch_chat(room) if kind == "chat" else self._push_rematch(room))
+        kind, _, number = what.partition(" ")
+        if kind == "chat":
+            self._spawn(self._catch_chat(room, int(number) if number.isdigit() else 1))
+        else:
+            self._spawn(self._push_rematch(room))
 
-    async def _catch_chat(self, room: Room) -> None:
+    async def _catch_chat(self, room: Room, heard: int) -> None:
+        """Push the messages other processes stored (``heard``: the number announced)."""
         async with self._lock(room.id):
             after = self.last.get(room.id)
-            if after is None:  # nothing pushed here yet: only what is new from now on
-                after = await asyncio.wrap_future(self.tables.storage.last_chat(room.id)) - 1
+            if after is None:  # nothing pushed here yet: from the announced message on
+                after = heard - 1
             found = await asyncio.wrap_future(self.tables.storage.chat(room.id, after, CHAT_KEPT))
             for message in found:
                 self.tables.say(room, json.dumps({"type": "chat", **message}))
