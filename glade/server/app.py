@@ -37,6 +37,7 @@ from .models import (
     PostAction,
 )
 from .review import router as review_router
+from .social import router as social_router
 from .storage import Storage
 from .tables import Connection, Room, Tables
 
@@ -338,6 +339,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(AccessLog, form=settings.access_log)  # outermost: sees every answer
     app.include_router(review_router)
     app.include_router(accounts_router)
+    app.include_router(social_router)
     app.state.draining = False
 
     @app.exception_handler(ApiError)
@@ -386,7 +388,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = tables_of(request)
         client = request.client.host if request.client else "unknown"
         seats = [s.model_dump() for s in body.seats]
-        room, tokens = await tables.create(body.game, body.options, seats, client)
+        clock = None if body.clock is None else body.clock.model_dump()
+        room, tokens = await tables.create(body.game, body.options, seats, client, clock)
         base = base_url(request)
         return {
             "id": room.id,
@@ -424,7 +427,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = tables_of(request)
         room = await tables.get(game_id)
         seat = room.seat_of(_bearer(authorization))
-        await tables.act(room, seat, body.action, body.version)
+        await tables.act(room, seat, body.action, body.version, by_player=True)
         return Response(room.text(seat), media_type="application/json")
 
     @app.get(

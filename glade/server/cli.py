@@ -96,6 +96,18 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         default=30.0,
         help="on SIGTERM, seconds to let requests in flight finish before stopping",
     )
+    p.add_argument(
+        "--clock-min-seconds",
+        type=float,
+        default=defaults.clock_min_seconds,
+        help="shortest base time of a real-time table clock, in seconds",
+    )
+    p.add_argument(
+        "--clock-poll-seconds",
+        type=float,
+        default=defaults.clock_poll_seconds,
+        help="how often to look for table clocks past their deadline, in seconds",
+    )
     p.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
 
 
@@ -136,6 +148,8 @@ def serve(args: argparse.Namespace) -> int:
         ("--header-timeout", args.header_timeout if args.header_timeout > 0 else None),
         ("--keep-alive", args.keep_alive if args.keep_alive > 0 else None),
         ("--shutdown-timeout", args.shutdown_timeout if args.shutdown_timeout > 0 else None),
+        ("--clock-min-seconds", args.clock_min_seconds if args.clock_min_seconds > 0 else None),
+        ("--clock-poll-seconds", args.clock_poll_seconds if args.clock_poll_seconds > 0 else None),
     ):
         if value is None:
             print(f"glade: {flag} must be a positive number (a port below 65536)", file=sys.stderr)
@@ -158,6 +172,8 @@ def serve(args: argparse.Namespace) -> int:
         bot_seconds=args.bot_seconds,
         sockets_per_client=args.sockets_per_client,
         bot_workers=args.bot_workers,
+        clock_min_seconds=args.clock_min_seconds,
+        clock_poll_seconds=args.clock_poll_seconds,
     )
     try:  # open the database once first: a wrong URL is a sentence, not a traceback
         from .storage import Storage

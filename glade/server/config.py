@@ -46,3 +46,7 @@ class Settings:
     access_log: str | None = None
     # Lobby list length.
     lobby_limit: int = 50
+    # Shortest base time of a real-time clock, in seconds (tests lower it).
+    clock_min_seconds: float = 60.0
+    # How often each process looks for clocks past their deadline, in seconds.
+    clock_poll_seconds: float = 1.0

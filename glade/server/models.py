@@ -44,6 +44,32 @@ class BotSeat(Strict):
     name: Name | None = None
 
 
+class RealTimeClock(Strict):
+    """A clock for the game plus an increment after each turn (e.g. 5 min + 20 s)."""
+
+    kind: Literal["realtime"]
+    base: Annotated[int, Field(strict=True, ge=1, le=10_800)] = Field(
+        examples=[300], description="seconds for the whole game (at least 60 on most servers)"
+    )
+    increment: Annotated[int, Field(strict=True, ge=0, le=600)] = Field(
+        default=0, examples=[20], description="seconds added after each turn"
+    )
+
+
+class CorrespondenceClock(Strict):
+    """A deadline for each turn: 1, 2 or 3 days."""
+
+    kind: Literal["correspondence"]
+    days: Literal[1, 2, 3]
+
+
+class NoClock(Strict):
+    kind: Literal["none"]
+
+
+Clock = Annotated[RealTimeClock | CorrespondenceClock | NoClock, Field(discriminator="kind")]
+
+
 class CreateGame(Strict):
     game: Literal["harmonies", "living-forest"] = Field(examples=["harmonies"])
     options: dict[str, Any] = Field(
@@ -54,6 +80,11 @@ class CreateGame(Strict):
     )
     seats: list[Annotated[HumanSeat | BotSeat, Field(discriminator="kind")]] = Field(
         min_length=1, max_length=4
+    )
+    clock: Clock | None = Field(
+        default=None,
+        description="none (the default), real-time (base + increment seconds) or "
+        "correspondence (days per turn); a seat whose clock runs out is played by a bot",
     )
 
 
@@ -77,6 +108,9 @@ class SeatInfo(BaseModel):
     open: bool = Field(description="a human seat nobody has claimed yet")
     user_id: str | None = Field(
         default=None, description="the public id of the account holding the seat (None: a guest)"
+    )
+    status: Literal["timed out", "left"] | None = Field(
+        default=None, description="a bot took the seat over: its clock ran out, or it left"
     )
 
 

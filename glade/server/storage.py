@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 from urllib.parse import urlparse
 
 Params = Sequence[Any]
@@ -115,10 +115,48 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             "CREATE INDEX seat_keys_session ON seat_keys (session_id)",
         ],
     ),
+    (
+        3,  # clocks, leaving, rematches and table chat
+        [
+            "ALTER TABLE games ADD COLUMN clock TEXT",  # the clock option as JSON; NULL: none
+            "ALTER TABLE seats ADD COLUMN status TEXT",  # NULL, 'timed out' or 'left'
+            """CREATE TABLE clocks (
+                game_id TEXT NOT NULL REFERENCES games(id),
+                seat INTEGER NOT NULL,
+                remaining DOUBLE PRECISION NOT NULL,
+                deadline DOUBLE PRECISION,
+                PRIMARY KEY (game_id, seat)
+            )""",
+            "CREATE INDEX clocks_due ON clocks (deadline)",
+            """CREATE TABLE chat (
+                game_id TEXT NOT NULL REFERENCES games(id),
+                n INTEGER NOT NULL,
+                seat INTEGER NOT NULL,
+                name TEXT,
+                text TEXT NOT NULL,
+                at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (game_id, n)
+            )""",
+            """CREATE TABLE rematches (
+                game_id TEXT PRIMARY KEY REFERENCES games(id),
+                new_id TEXT NOT NULL REFERENCES games(id),
+                by_seat INTEGER NOT NULL,
+                at DOUBLE PRECISION NOT NULL
+            )""",
+        ],
+    ),
 ]
 MIGRATIONS.sort(key=lambda step: step[0])  # applied by number, whatever order they were added in
 
 SCHEMA_VERSION = max(number for number, _ in MIGRATIONS)
+
+
+class Guard(NamedTuple):
+    """A statement that must change at least one row, or its whole write is refused with
+    :class:`StorageConflict` (a conditional UPDATE: the database decides who was first)."""
+
+    sql: str
+    params: Params
 
 
 class StorageError(RuntimeError):
@@ -133,8 +171,15 @@ class StorageConflict(StorageError):
 CHANNEL = "glade_changes"
 
 
+class _GuardFailed(Exception):
+    """A :class:`Guard` statement changed no row."""
+
+
 def _is_conflict(exc: BaseException) -> bool:
-    """A unique-key violation: the row (e.g. a game's next version) is already there."""
+    """A unique-key violation: the row (e.g. a game's next version) is already there, or a
+    :class:`Guard` that found its row changed."""
+    if isinstance(exc, _GuardFailed):
+        return True
     if isinstance(exc, sqlite3.IntegrityError):
         return "UNIQUE" in str(exc) or "PRIMARY KEY" in str(exc)
     return getattr(exc, "sqlstate", None) == "23505"
@@ -151,6 +196,7 @@ class StoredSeat:
     invite_hash: str | None = None  # the spent invite token's hash, once claimed
     claimed: bool = False
     keys: dict[str, str] = field(default_factory=dict)  # device key hash -> session id
+    status: str | None = None  # "timed out" or "left" once a bot took the seat over
 
 
 @dataclass
@@ -165,6 +211,8 @@ class StoredGame:
     snapshot: dict[str, Any] | None
     snapshot_version: int
     actions: list[tuple[int, int, dict[str, Any]]]  # (version, seat, action) after the snapshot
+    clock: dict[str, Any] | None = None  # the clock option (None: no clock)
+    clocks: list[tuple[float, float | None]] | None = None  # (remaining, deadline) per seat
 
 
 @dataclass
@@ -179,6 +227,8 @@ class NewGame:
     client: str
     at: float
     seats: list[StoredSeat]
+    clock: dict[str, Any] | None = None  # the clock option, stored with the game
+    clocks: list[tuple[float, float | None]] | None = None  # (remaining, deadline) per seat
 
 
 @dataclass
@@ -287,6 +337,10 @@ class _Conn:
 
     def execute(self, sql: str, params: Params = ()) -> None:
         self.raw.execute(self.dialect.sql(sql), tuple(params))
+
+    def execute_counted(self, sql: str, params: Params = ()) -> Any:
+        """Run a statement and keep its cursor (for its ``rowcount``)."""
+        return self.raw.execute(self.dialect.sql(sql), tuple(params))
 
     def query(self, sql: str, params: Params = ()) -> list[tuple[Any, ...]]:
         cur = self.raw.execute(self.dialect.sql(sql), tuple(params))
@@ -404,11 +458,21 @@ class Storage:
 
     def _commit_batch(self, conn: _Conn, batch: list[tuple[list[Statement], Future[None]]]) -> None:
         try:
-            with conn.batch():
+            with conn.batch() as pipeline:
                 conn.begin()
+                guarded: list[Any] = []
                 for statements, _ in batch:
-                    for sql, params in statements:
-                        conn.execute(sql, params)
+                    for statement in statements:
+                        sql, params = statement
+                        if isinstance(statement, Guard):
+                            guarded.append(conn.execute_counted(sql, params))
+                        else:
+                            conn.execute(sql, params)
+                if guarded:
+                    if pipeline is not None:
+                        pipeline.sync()  # PostgreSQL: the row counts arrive with the results
+                    if any(cursor.rowcount < 1 for cursor in guarded):
+                        raise _GuardFailed("a conditional update found its row changed")
                 conn.commit()
         except Exception as exc:  # noqa: BLE001 - isolate the failing write below
             conn.rollback()
@@ -450,10 +514,14 @@ class Storage:
     # Every statement the server runs is here, behind a named method; each returns a Future.
     def add_game(self, game: NewGame) -> Future[None]:
         """Store a new game and its seats (version 0) in one transaction."""
+        return self.write(self._game_statements(game))
+
+    @staticmethod
+    def _game_statements(game: NewGame) -> list[Statement]:
         statements: list[Statement] = [
             (
                 "INSERT INTO games (id, game, options, seed, version, over, open_seats, client, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?)",
+                "created_at, updated_at, clock) VALUES (?, ?, ?, ?, 0, ?, ?, ?, ?, ?, ?)",
                 (
                     game.id,
                     game.game,
@@ -464,6 +532,7 @@ class Storage:
                     game.client,
                     game.at,
                     game.at,
+                    None if game.clock is None else json.dumps(game.clock),
                 ),
             )
         ]
@@ -475,7 +544,14 @@ class Storage:
                     (game.id, s.seat, s.kind, s.name, s.bot, s.token_hash),
                 )
             )
-        return self.write(statements)
+        for seat, (remaining, deadline) in enumerate(game.clocks or ()):
+            statements.append(
+                (
+                    "INSERT INTO clocks (game_id, seat, remaining, deadline) VALUES (?, ?, ?, ?)",
+                    (game.id, seat, remaining, deadline),
+                )
+            )
+        return statements
 
     def record_action(
         self,
@@ -486,9 +562,11 @@ class Storage:
         over: bool,
         at: float,
         snapshot: str | None = None,
+        extra: Sequence[Statement] = (),
     ) -> Future[None]:
         """Store action ``version`` of a game (JSON text) and the game's new version, with a
-        snapshot of the whole state after it when one is given."""
+        snapshot of the whole state after it when one is given (``extra``: more statements of
+        the same transaction, e.g. the clocks')."""
         statements: list[Statement] = [
             (
                 "INSERT INTO actions (game_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
@@ -506,6 +584,7 @@ class Storage:
                     (game_id, version, snapshot),
                 )
             )
+        statements += extra
         statements += self._announce(game_id, str(version))
         return self.write(statements)
 
@@ -514,24 +593,6 @@ class Storage:
         if self.kind != "postgresql":
             return []
         return [("SELECT pg_notify(?, ?)", (CHANNEL, f"{game_id} {what}"))]
-
-    def name_seat(
-        self, game_id: str, seat: int, name: str, token_hash: str, open_seats: int, at: float
-    ) -> Future[None]:
-        """A player took (or named) an open seat."""
-        return self.write(
-            [
-                (
-                    "UPDATE seats SET name = ?, token_hash = ? WHERE game_id = ? AND seat = ?",
-                    (name, token_hash, game_id, seat),
-                ),
-                (
-                    "UPDATE games SET open_seats = ?, updated_at = ? WHERE id = ?",
-                    (open_seats, at, game_id),
-                ),
-                *self._announce(game_id, "seats"),
-            ]
-        )
 
     def changes_since(
         self, game_id: str, version: int
@@ -657,9 +718,9 @@ class Storage:
     def _seats(conn: _Conn, game_id: str) -> list[StoredSeat]:
         """A game's seats with their credentials' hashes and the device keys of live sessions."""
         seats = [
-            StoredSeat(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], r[7] is not None)
+            StoredSeat(int(r[0]), r[1], r[2], r[3], r[4], r[5], r[6], r[7] is not None, status=r[8])
             for r in conn.query(
-                "SELECT seat, kind, name, bot, token_hash, user_id, invite_hash, claimed_at "
+                "SELECT seat, kind, name, bot, token_hash, user_id, invite_hash, claimed_at, status "
                 "FROM seats WHERE game_id = ? ORDER BY seat",
                 (game_id,),
             )
@@ -683,6 +744,8 @@ class Storage:
             return None
         gid, game, options, seed, version, over = rows[0]
         seats = Storage._seats(conn, game_id)
+        clock_rows = conn.query("SELECT clock FROM games WHERE id = ?", (game_id,))
+        clock = json.loads(clock_rows[0][0]) if clock_rows and clock_rows[0][0] else None
         snap = conn.query(
             "SELECT version, state FROM snapshots WHERE game_id = ? AND version <= ? "
             "ORDER BY version DESC LIMIT 1",
@@ -709,6 +772,190 @@ class Storage:
             snapshot=snapshot,
             snapshot_version=snapshot_version,
             actions=actions,
+            clock=clock,
+            clocks=None if clock is None else Storage._clocks(conn, game_id),
+        )
+
+    # ------------------------------------------------------------------ clocks, leaving,
+    # rematches and table chat (glade/server/clocks.py and social.py use these)
+    @staticmethod
+    def _clocks(conn: _Conn, game_id: str) -> list[tuple[float, float | None]]:
+        return [
+            (float(r[0]), None if r[1] is None else float(r[1]))
+            for r in conn.query(
+                "SELECT remaining, deadline FROM clocks WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            )
+        ]
+
+    def clocks_of(self, game_id: str) -> Future[list[tuple[float, float | None]]]:
+        """Each seat's (remaining seconds, running deadline or None) of a game with a clock."""
+        return self.read_async(lambda c: self._clocks(c, game_id))
+
+    @staticmethod
+    def clock_statements(
+        game_id: str,
+        changes: dict[int, tuple[float, float | None]],
+        mover: int | None = None,
+        now: float = 0.0,
+    ) -> list[Statement]:
+        """Statements that set clocks (``changes``: seat -> (remaining, deadline)); with a human
+        ``mover``, the write is refused unless that seat is still human and its clock had not
+        run out at ``now`` (a timeout stored first wins)."""
+        statements: list[Statement] = []
+        if mover is not None:
+            statements.append(
+                Guard(
+                    "UPDATE seats SET kind = kind WHERE game_id = ? AND seat = ? AND kind = 'human'",
+                    (game_id, mover),
+                )
+            )
+            statements.append(
+                Guard(
+                    "UPDATE clocks SET remaining = remaining WHERE game_id = ? AND seat = ? "
+                    "AND (deadline IS NULL OR deadline > ?)",
+                    (game_id, mover, now),
+                )
+            )
+        for seat, (remaining, deadline) in sorted(changes.items()):
+            statements.append(
+                (
+                    "UPDATE clocks SET remaining = ?, deadline = ? WHERE game_id = ? AND seat = ?",
+                    (remaining, deadline, game_id, seat),
+                )
+            )
+        return statements
+
+    def overdue_clocks(self, now: float, limit: int = 100) -> Future[list[tuple[str, int]]]:
+        """(game id, seat) of the running clocks whose deadline is ``now`` or earlier."""
+        return self.read_async(
+            lambda c: [
+                (str(r[0]), int(r[1]))
+                for r in c.query(
+                    "SELECT game_id, seat FROM clocks WHERE deadline IS NOT NULL AND deadline <= ? "
+                    "ORDER BY deadline LIMIT ?",
+                    (now, limit),
+                )
+            ]
+        )
+
+    def take_over(
+        self, game_id: str, seat: int, bot: str, status: str, now: float, clocked: bool
+    ) -> Future[None]:
+        """A bot takes a human seat over for the rest of the game (``status``: "timed out" or
+        "left"). Refused with :class:`StorageConflict` unless the game is unfinished, the seat
+        still human and, for a timeout, its clock still running past its deadline: whichever
+        process stores it first is the only one."""
+        statements: list[Statement] = [
+            Guard(
+                "UPDATE games SET updated_at = ? WHERE id = ? AND over = 0",
+                (now, game_id),
+            ),
+            Guard(
+                "UPDATE seats SET kind = 'bot', bot = ?, status = ? "
+                "WHERE game_id = ? AND seat = ? AND kind = 'human'",
+                (bot, status, game_id, seat),
+            ),
+        ]
+        if status == "timed out":
+            statements.append(
+                Guard(
+                    "UPDATE clocks SET remaining = 0, deadline = NULL WHERE game_id = ? "
+                    "AND seat = ? AND deadline IS NOT NULL AND deadline <= ?",
+                    (game_id, seat, now),
+                )
+            )
+        elif clocked:
+            statements.append(
+                (
+                    "UPDATE clocks SET deadline = NULL WHERE game_id = ? AND seat = ?",
+                    (game_id, seat),
+                )
+            )
+        statements += self._announce(game_id, "seats")
+        return self.write(statements)
+
+    def last_chat(self, game_id: str) -> Future[int]:
+        """The number of a game's newest chat message (0: none yet)."""
+        return self.read_async(
+            lambda c: int(
+                c.query("SELECT COALESCE(MAX(n), 0) FROM chat WHERE game_id = ?", (game_id,))[0][0]
+            )
+        )
+
+    def add_chat(
+        self, game_id: str, n: int, seat: int, name: str | None, text: str, at: float
+    ) -> Future[None]:
+        """Store chat message ``n`` of a game (StorageConflict: that number is taken)."""
+        return self.write(
+            [
+                (
+                    "INSERT INTO chat (game_id, n, seat, name, text, at) VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, n, seat, name, text, at),
+                ),
+                *self._announce(game_id, f"chat {n}"),
+            ]
+        )
+
+    def chat(self, game_id: str, after: int = 0, limit: int = 200) -> Future[list[dict[str, Any]]]:
+        """A game's chat messages numbered after ``after``, oldest first (the newest ``limit``)."""
+
+        def read(c: _Conn) -> list[dict[str, Any]]:
+            rows = c.query(
+                "SELECT n, seat, name, text, at FROM chat WHERE game_id = ? AND n > ? "
+                "ORDER BY n DESC LIMIT ?",
+                (game_id, after, limit),
+            )
+            return [
+                {"n": int(n), "seat": int(seat), "name": name, "text": text, "at": float(at)}
+                for n, seat, name, text, at in reversed(rows)
+            ]
+
+        return self.read_async(read)
+
+    def rematch_of(self, game_id: str) -> Future[tuple[str, int] | None]:
+        """(new game id, offering seat) of a finished game's rematch, or None."""
+
+        def read(c: _Conn) -> tuple[str, int] | None:
+            rows = c.query("SELECT new_id, by_seat FROM rematches WHERE game_id = ?", (game_id,))
+            return (str(rows[0][0]), int(rows[0][1])) if rows else None
+
+        return self.read_async(read)
+
+    def add_rematch(self, game_id: str, new: NewGame, by_seat: int, at: float) -> Future[None]:
+        """Store the rematch table of a game (StorageConflict: the game already has one)."""
+        return self.write(
+            [
+                *self._game_statements(new),
+                (
+                    "INSERT INTO rematches (game_id, new_id, by_seat, at) VALUES (?, ?, ?, ?)",
+                    (game_id, new.id, by_seat, at),
+                ),
+                *self._announce(game_id, "rematch"),
+            ]
+        )
+
+    def accept_rematch(
+        self,
+        game_id: str,
+        new_id: str,
+        seat: int,
+        token_hash: str,
+        clocks: dict[int, tuple[float, float | None]],
+    ) -> Future[None]:
+        """Give a rematch seat its credential (StorageConflict: it already has one), starting
+        the clocks (``clocks``) when it was the last."""
+        return self.write(
+            [
+                Guard(
+                    "UPDATE seats SET token_hash = ? WHERE game_id = ? AND seat = ? "
+                    "AND kind = 'human' AND token_hash IS NULL",
+                    (token_hash, new_id, seat),
+                ),
+                *self.clock_statements(new_id, clocks),
+                *self._announce(game_id, "rematch"),
+                *self._announce(new_id, "seats"),
+            ]
         )
 
     # ------------------------------------------------------------------ accounts
@@ -864,10 +1111,13 @@ class Storage:
         user_id: str | None,
         open_seats: int,
         at: float,
+        extra: Sequence[Statement] = (),
     ) -> Future[None]:
-        """A player claimed a seat: its new credential, the spent invite's hash, its account."""
+        """A player claimed a seat: its new credential, the spent invite's hash, its account
+        (``extra``: e.g. the clocks starting)."""
         return self.write(
             [
+                *extra,
                 (
                     "UPDATE seats SET name = ?, token_hash = ?, invite_hash = ?, user_id = ?, "
                     "claimed_at = ? WHERE game_id = ? AND seat = ?",

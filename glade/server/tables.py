@@ -16,6 +16,7 @@ import logging
 import re
 import secrets
 import time
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, field
@@ -25,6 +26,7 @@ import glade
 from glade.bots import make_bot
 from glade.core import Action, BadInput, Game, IllegalAction
 
+from . import clocks, social
 from .botrunner import BotRunner, bot_seats
 from .config import Settings
 from .errors import ApiError
@@ -63,6 +65,7 @@ class Seat:
     invite_hash: str | None = None  # the hash of its invite token once that was claimed
     claimed: bool = False  # the invite was exchanged for a seat credential
     keys: dict[str, str] = field(default_factory=dict)  # account device key hash -> session id
+    status: str | None = None  # "timed out" or "left": a bot plays the seat now
 
     @property
     def open(self) -> bool:
@@ -76,21 +79,29 @@ class Seat:
             "bot": self.bot,
             "open": self.open,
             "user_id": self.user_id,  # an account's public id, never a credential
+            "status": self.status,
         }
 
 
 class Connection:
-    """One WebSocket: only the newest push waits to be sent (each push is a whole state)."""
+    """One WebSocket: only the newest state push waits to be sent (each is a whole state);
+    other messages (chat, clock, rematch) queue after it, none dropped."""
 
     def __init__(self, send: Callable[[str], Any], seat: int | None) -> None:
         self.send = send
         self.seat = seat
         self.latest: str | None = None
+        self.messages: deque[str] = deque()
         self.ready = asyncio.Event()
         self.closed = False
 
     def offer(self, text: str) -> None:
         self.latest = text
+        self.ready.set()
+
+    def say(self, text: str) -> None:
+        """Queue a message that is not a state (sent after the pending state, in order)."""
+        self.messages.append(text)
         self.ready.set()
 
     async def pump(self) -> None:
@@ -101,6 +112,8 @@ class Connection:
             text, self.latest = self.latest, None
             if text is not None:
                 await self.send(text)
+            while self.messages and not self.closed:
+                await self.send(self.messages.popleft())
 
 
 @dataclass
@@ -119,6 +132,7 @@ class Room:
     changed: float = field(default_factory=time.monotonic)  # when the version last moved
     refresh_task: asyncio.Task[None] | None = None
     refresh_again: bool = False
+    clock: clocks.Clock | None = None  # None: the table has no clock
     # JSON text of each seat's picture at ``_texts_version`` (GET, POST and pushes share it)
     _texts: dict[int | None, str] = field(default_factory=dict)
     _texts_version: int = -1
@@ -191,8 +205,9 @@ class Room:
             "to_act": list(state.to_act),
             "over": over,
             "view": state.view(seat),
+            # a seat a bot took over (timed out, left) has no move of its player's any more
             "legal_actions": []
-            if seat is None
+            if seat is None or self.seats[seat].kind != "human"
             else [a.to_json() for a in state.legal_actions(seat)],
             "seats": [s.info() for s in self.seats],
             "result": state.result() if over else None,
@@ -219,6 +234,10 @@ class Tables:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.bots = BotRunner(settings, self.act)
+        self.clocks = clocks.ClockKeeper(self)
+        # what other processes announce besides versions and seats ("chat", "rematch")
+        self.heard_hooks: dict[str, Callable[[Room, str], None]] = {}
+        self.social = social.Social(self)
 
     # ------------------------------------------------------------------ storage helpers
     @staticmethod
@@ -277,9 +296,15 @@ class Tables:
                 s.invite_hash,
                 s.claimed,
                 dict(s.keys),
+                s.status,
             )
             for s in stored.seats
         ]
+        clock = None
+        if stored.clock is not None:
+            clock = clocks.Clock(
+                clocks.ClockSpec.from_json(stored.clock), list(stored.clocks or [])
+            )
         return Room(
             id=stored.id,
             game=stored.game,
@@ -288,6 +313,7 @@ class Tables:
             version=stored.version,
             state=state,
             seats=seats,
+            clock=clock,
         )
 
     def evict_idle(self, older_than: float) -> int:
@@ -303,12 +329,19 @@ class Tables:
         ids = await self._wait(self.storage.unfinished_games_with_bots())
         for game_id in ids:
             self.bots.schedule(await self.get(game_id))
+        self.clocks.start()  # its first sweep times out the seats that fell due meanwhile
         return len(ids)
 
     # ------------------------------------------------------------------ creating and joining
     async def create(
-        self, game: str, options: dict[str, Any], seats: list[dict[str, Any]], client: str
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        client: str,
+        clock: dict[str, Any] | None = None,
     ) -> tuple[Room, list[str | None]]:
+        clock_spec = clocks.clock_option(clock, self.settings.clock_min_seconds)
         options = dict(options)
         players = options.setdefault("players", len(seats))
         if players != len(seats):
@@ -352,6 +385,10 @@ class Tables:
                 table_seats.append(
                     Seat(i, "bot", spec.get("name") or spec["bot"], spec["bot"], None)
                 )
+        table_clock = None
+        if clock_spec is not None:
+            table_clock = clocks.Clock.fresh(clock_spec, len(table_seats))
+            clocks.apply(table_clock, clocks.advance(table_clock, table_seats, state, time.time()))
         await self._write_or_503(
             self.storage.add_game(
                 NewGame(
@@ -365,6 +402,8 @@ class Tables:
                     seats=[
                         StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in table_seats
                     ],
+                    clock=None if clock_spec is None else clock_spec.to_json(),
+                    clocks=None if table_clock is None else table_clock.seats,
                 )
             )
         )
@@ -376,6 +415,7 @@ class Tables:
             version=0,
             state=state,
             seats=table_seats,
+            clock=table_clock,
         )
         self.rooms[game_id] = room
         self.bots.schedule(room)
@@ -441,9 +481,24 @@ class Tables:
             digest = hash_token(new)
             owner = user_id if user_id is not None else target.user_id
             open_after = sum(s.open for s in room.seats) - (1 if target.open else 0)
+            now = time.time()
+            started: dict[int, tuple[float, float | None]] = {}
+            if room.clock is not None:  # the clocks start once every seat has its player
+                before = target.name, target.token_hash
+                target.name, target.token_hash = new_name, digest
+                started = clocks.advance(room.clock, room.seats, room.state, now)
+                target.name, target.token_hash = before
             await self._write_or_503(
                 self.storage.claim_seat(
-                    room.id, target.seat, new_name, digest, invite, owner, open_after, time.time()
+                    room.id,
+                    target.seat,
+                    new_name,
+                    digest,
+                    invite,
+                    owner,
+                    open_after,
+                    now,
+                    self.storage.clock_statements(room.id, started),
                 )
             )
             target.name = new_name
@@ -451,6 +506,8 @@ class Tables:
             target.invite_hash = invite
             target.claimed = True
             target.user_id = owner
+            if room.clock is not None:
+                clocks.apply(room.clock, started)
             room.forget_texts()
         self.broadcast(room)
         return target.seat, new
@@ -544,19 +601,29 @@ class Tables:
 
     # ------------------------------------------------------------------ acting
     async def act(
-        self, room: Room, seat: int | None, raw: dict[str, Any], version: int | None
+        self,
+        room: Room,
+        seat: int | None,
+        raw: dict[str, Any],
+        version: int | None,
+        by_player: bool = False,
     ) -> None:
-        """Apply one action of ``seat`` (None: a spectator) based on ``version`` (None: any).
+        """Apply one action of ``seat`` (None: a spectator) based on ``version`` (None: any);
+        ``by_player``: a person with the seat's token sent it (not the seat's bot).
 
         Runs shielded: a caller that goes away mid-way (a dropped request, a stopping bot) never
         leaves a stored action that the table in memory does not have.
         """
         if seat is None:
             raise ApiError(403, "spectators cannot act; open the game with a seat's token")
-        await asyncio.shield(self._act(room, seat, raw, version))
+        await asyncio.shield(self._act(room, seat, raw, version, by_player))
 
-    async def _act(self, room: Room, seat: int, raw: dict[str, Any], version: int | None) -> None:
+    async def _act(
+        self, room: Room, seat: int, raw: dict[str, Any], version: int | None, by_player: bool
+    ) -> None:
         async with room.lock:
+            if by_player and room.seats[seat].kind != "human":
+                raise ApiError(403, _taken_over(room.seats[seat].status))
             if version is not None and version > room.version:
                 await self._catch_up(room)  # the client saw a change this process has not yet
             if version is not None and version != room.version:
@@ -579,6 +646,18 @@ class Tables:
                 raise ApiError.refused(exc) from None
             # any other exception is a bug of the engine: it reaches the app's 500 handler,
             # which logs it with its traceback; the table keeps the state from before
+            now = time.time()
+            extra: list[Any] = []
+            changes: dict[int, tuple[float, float | None]] = {}
+            if room.clock is not None:
+                human = room.seats[seat].kind == "human"
+                if human and room.clock.ran_out(seat, now):
+                    self.clocks.start_sweep()
+                    raise ApiError(403, _taken_over("timed out"))
+                changes = clocks.advance(room.clock, room.seats, after, now)
+                extra = self.storage.clock_statements(
+                    room.id, changes, seat if human else None, now
+                )
             new_version = room.version + 1
             over = after.is_over
             snapshot = (
@@ -594,8 +673,9 @@ class Tables:
                         seat,
                         json.dumps(action.to_json()),
                         over,
-                        time.time(),
+                        now,
                         snapshot,
+                        extra,
                     )
                 )
             except StorageConflict:
@@ -606,9 +686,13 @@ class Tables:
                 room.state = after
                 room.version = new_version
                 room.changed = time.monotonic()
+                if room.clock is not None:
+                    clocks.apply(room.clock, changes)
                 conflict = False
         self.broadcast(room)
         if conflict:
+            if by_player and room.seats[seat].kind != "human":
+                raise ApiError(403, _taken_over(room.seats[seat].status))
             raise ApiError(
                 409, f"the game has moved on to version {room.version}; reload and try again"
             )
@@ -633,6 +717,10 @@ class Tables:
             return  # not in memory here: it is read fresh when asked for
         if what.isdigit() and int(what) <= room.version:
             return  # this process stored it (or already caught up)
+        hook = self.heard_hooks.get(what.partition(" ")[0])
+        if hook is not None:
+            hook(room, what)
+            return
         self.refresh(room)
 
     def _heard_all(self) -> None:
@@ -666,19 +754,30 @@ class Tables:
         changed = False
         for stored in seats:
             seat = room.seats[stored.seat]
-            if (seat.name, seat.token_hash, seat.user_id, seat.invite_hash, seat.claimed) != (
+            mine = (seat.name, seat.token_hash, seat.user_id, seat.invite_hash, seat.claimed)
+            theirs = (
                 stored.name,
                 stored.token_hash,
                 stored.user_id,
                 stored.invite_hash,
                 stored.claimed,
-            ):
+            )
+            if mine != theirs:
                 seat.name, seat.token_hash = stored.name, stored.token_hash
                 seat.user_id, seat.invite_hash = stored.user_id, stored.invite_hash
                 seat.claimed = stored.claimed
                 changed = True
+            now = (stored.kind, stored.bot, stored.status)
+            if (seat.kind, seat.bot, seat.status) != now:
+                seat.kind, seat.bot, seat.status = now
+                changed = True
             if seat.keys != stored.keys:
                 seat.keys = dict(stored.keys)  # device keys: no one's picture changes
+        if room.clock is not None:
+            found = await self._wait(self.storage.clocks_of(room.id))
+            if found != room.clock.seats:
+                room.clock.seats = found
+                changed = True
         if actions:
             state = room.state.copy()
             version = room.version
@@ -711,6 +810,8 @@ class Tables:
     # ------------------------------------------------------------------ pushing
     def subscribe(self, room: Room, conn: Connection) -> None:
         room.sockets.add(conn)
+        if room.clock is not None:
+            conn.say(clocks.clock_message(room) or "")
 
     def unsubscribe(self, room: Room, conn: Connection) -> None:
         conn.closed = True
@@ -721,9 +822,24 @@ class Tables:
         """Give every connection of the table its own seat's picture."""
         for conn in list(room.sockets):
             conn.offer(room.text(conn.seat))
+        if room.clock is not None:
+            self.say(room, clocks.clock_message(room) or "")
+
+    def say(self, room: Room, text: str) -> None:
+        """Queue a message that is not a state (chat, clock, rematch) to every connection."""
+        for conn in list(room.sockets):
+            conn.say(text)
 
     def schedule_bots(self, room: Room) -> None:
         self.bots.schedule(room)
 
     async def close(self) -> None:
+        await self.clocks.close()
+        await self.social.close()
         await self.bots.close()
+
+
+def _taken_over(status: str | None) -> str:
+    if status == "left":
+        return "you left this game; a bot plays your seat for the rest of it"
+    return "your clock ran out; a bot plays your seat for the rest of the game"

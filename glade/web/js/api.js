@@ -39,7 +39,8 @@ async function call(method, path, { body, token } = {}) {
 }
 
 export const api = {
-  create: (game, options, seats) => call("POST", "/api/games", { body: { game, options, seats } }),
+  create: (game, options, seats, clock) =>
+    call("POST", "/api/games", { body: clock ? { game, options, seats, clock } : { game, options, seats } }),
   state: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}`, { token }),
   act: (id, token, action, version) =>
     call("POST", `/api/games/${encodeURIComponent(id)}/actions`, { token, body: { action, version } }),
@@ -51,13 +52,15 @@ export const api = {
   join: (id, name, token) => call("POST", `/api/games/${encodeURIComponent(id)}/join`, { body: { name }, token }),
 };
 
-// A WebSocket that reconnects with back-off and calls onState for every pushed state.
+// A WebSocket that reconnects with back-off and calls onState for every pushed state; a message
+// with another "type" (chat, clock, rematch) goes to the handlers given with on(type, handler).
 export class LiveSocket {
   constructor(id, token, { onState, onStatus }) {
     this.id = id;
     this.token = token;
     this.onState = onState;
     this.onStatus = onStatus;
+    this.handlers = {};
     this.delay = 500;
     this.closed = false;
     this.open();
@@ -75,7 +78,12 @@ export class LiveSocket {
     };
     ws.onmessage = (ev) => {
       try {
-        this.onState(JSON.parse(ev.data));
+        const message = JSON.parse(ev.data);
+        if (message && typeof message.type === "string" && message.type !== "state") {
+          for (const handler of this.handlers[message.type] || []) handler(message);
+          return;
+        }
+        this.onState(message);
       } catch (err) {
         console.error(err);
       }
@@ -87,6 +95,11 @@ export class LiveSocket {
       this.delay = Math.min(this.delay * 2, 5000);
     };
     ws.onerror = () => ws.close();
+  }
+
+  on(type, handler) {
+    (this.handlers[type] = this.handlers[type] || []).push(handler);
+    return this;
   }
 
   // Test and debugging hook: drop the connection as a network failure would.

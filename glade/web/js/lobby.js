@@ -5,6 +5,7 @@ import { api, rememberNames, seatsFor } from "./api.js";
 import { esc, lang, t } from "./i18n.js";
 import { toast } from "./main.js";
 import { askNotifications, look, notificationsState, onTurns, setSound, soundOn, stopNotifications, turns } from "./notify.js";
+import { clockField, clockOption } from "./social.js";
 
 const DEFAULT_BOTS = ["random", "greedy", "mcts:easy", "mcts:normal", "mcts:hard"];
 const FORM_KEY = "glade.lobby";
@@ -97,6 +98,7 @@ export async function showLobby(root) {
         </fieldset>`
         }
         <p class="hint-text">${esc(solo ? t("lobby.soloHelp") : form.mode === "online" ? t("lobby.onlineHelp") : t("lobby.hotseatHelp"))}</p>
+        ${clockField(form.clock)}
         <ol class="seats">${seatRows()}</ol>
         <button type="submit" class="primary" data-testid="create">${esc(t("lobby.create"))}</button>
       </form>
@@ -251,6 +253,7 @@ export async function showLobby(root) {
       else if (el.name === "side") form.side = el.value;
       else if (el.name === "spirits") form.spirits = el.checked;
       else if (el.name === "mode") form.mode = el.value;
+      else if (el.name === "clock") form.clock = el.value; // social.js
       else if (el.dataset.seatKind !== undefined) form.seats[Number(el.dataset.seatKind)].kind = el.value;
       else return;
       save();
@@ -306,7 +309,7 @@ export async function showLobby(root) {
     }
     let made;
     try {
-      made = await api.create(form.game, options, seats);
+      made = await api.create(form.game, options, seats, clockOption(form.clock));
     } catch (err) {
       toast(err.message || t("error.network"));
       return;

@@ -5,6 +5,7 @@ import { esc, t } from "./i18n.js";
 import * as livingForest from "./living_forest.js";
 import { botLabel } from "./lobby.js";
 import { toast } from "./main.js";
+import { mountSocial } from "./social.js";
 
 const MODULES = { harmonies, "living-forest": livingForest };
 
@@ -231,6 +232,7 @@ export async function showTable(root, id, { spectator }) {
       </aside>
       ${isOver() && state.view.result && !endClosed ? endHtml(c) : ""}
     </div>`;
+    social.update(state); // clocks, chat, rematch and leave: social.js
     if (hintOn && hint) {
       const wanted = new Set(hint.map(canonical));
       for (const el of root.querySelectorAll("[data-act]")) {
@@ -318,6 +320,7 @@ export async function showTable(root, id, { spectator }) {
     onStatus: setConn,
   });
   window.gladeSocket = socket;
+  const social = mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf });
 
   mod.syncUi(ui, ctx());
   render();
@@ -325,11 +328,13 @@ export async function showTable(root, id, { spectator }) {
   return {
     unmount() {
       socket.close();
+      social.unmount();
       root.removeEventListener("click", onClick);
       document.removeEventListener("keydown", onKey);
       conn.hidden = true;
     },
     rerender() {
+      social.rerender();
       render();
       setConn(connState);
     },

@@ -1,0 +1,383 @@
+// The social side of a table: each seat's clock (ticking), the table chat, the rematch offer and
+// the leave button, in one panel beside the table; and the clock choice of the lobby's form.
+// Everything a player typed is shown with textContent, never as HTML.
+import { ApiError, rememberSeat } from "./api.js";
+import { esc, t } from "./i18n.js";
+import { toast } from "./main.js";
+
+const MUTE_KEY = "glade.chat.muted";
+const CHAT_MAX = 200;
+
+// ------------------------------------------------------------------ the lobby's clock choice
+// value: "none", "rt:<base s>:<increment s>" or "cd:<days>"
+export const CLOCK_CHOICES = ["none", "rt:180:2", "rt:300:20", "rt:600:5", "cd:1", "cd:2", "cd:3"];
+
+function choiceLabel(value) {
+  const [kind, a, b] = value.split(":");
+  if (kind === "rt") return t("clock.realtimeChoice", { min: Number(a) / 60, s: Number(b) });
+  if (kind === "cd") return t("clock.daysChoice", { n: Number(a) });
+  return t("clock.none");
+}
+
+export function clockField(value) {
+  const chosen = CLOCK_CHOICES.includes(value) ? value : "none";
+  const options = CLOCK_CHOICES.map(
+    (v) => `<option value="${esc(v)}"${v === chosen ? " selected" : ""}>${esc(choiceLabel(v))}</option>`,
+  ).join("");
+  return `<label class="field">${esc(t("clock.label"))}
+    <select name="clock" data-testid="clock-choice">${options}</select></label>`;
+}
+
+// The create request's "clock" for a choice (undefined: no clock).
+export function clockOption(value) {
+  const [kind, a, b] = String(value || "none").split(":");
+  if (kind === "rt") return { kind: "realtime", base: Number(a), increment: Number(b) };
+  if (kind === "cd") return { kind: "correspondence", days: Number(a) };
+  return undefined;
+}
+
+// "4:05", "1:02:03", or "2d 03:04" for the days of a correspondence clock
+export function formatClock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  const days = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s % 60;
+  const two = (n) => String(n).padStart(2, "0");
+  if (days > 0) return `${t("clock.dayShort", { n: days })} ${two(h)}:${two(m)}`;
+  if (h > 0) return `${h}:${two(m)}:${two(sec)}`;
+  return `${m}:${two(sec)}`;
+}
+
+// ------------------------------------------------------------------ the API calls of this panel
+async function request(method, path, token, body) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let resp;
+  try {
+    resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError(0, t("error.network"));
+  }
+  let data = null;
+  try {
+    data = await resp.json();
+  } catch (err) {
+    data = null;
+  }
+  if (!resp.ok) throw new ApiError(resp.status, (data && typeof data.error === "string" && data.error) || "");
+  return data;
+}
+
+function loadCss() {
+  if (document.querySelector("link[data-social-css]")) return;
+  const link = document.createElement("link");
+  link.rel = "stylesheet";
+  link.href = new URL("../css/social.css", import.meta.url).href;
+  link.dataset.socialCss = "";
+  document.head.append(link);
+}
+
+// ------------------------------------------------------------------ the panel
+// root: the table's element (the panel goes beside it); socket: the table's LiveSocket;
+// tokenOf(seat): this browser's token of a seat; mine: this browser's seats; nameOf(seat).
+export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf }) {
+  loadCss();
+  const enc = encodeURIComponent;
+  const base = `/api/games/${enc(id)}`;
+  let state = null;
+  let clock = null; // the last clock message, and when it came (performance.now())
+  let clockAt = 0;
+  let rematch = null;
+  let leaving = -Infinity; // performance.now() of the first click on leave (a second confirms)
+  let sending = false;
+  const messages = new Map(); // n -> message
+  let muted = localStorage.getItem(MUTE_KEY) === "1";
+
+  const panel = document.createElement("aside");
+  panel.className = "social-panel";
+  panel.dataset.testid = "social";
+  panel.innerHTML = `
+    <section class="social-seats"><h2 data-t="clock.title"></h2><ol data-seat-list data-testid="clocks"></ol>
+      <button type="button" data-leave data-testid="leave" hidden></button></section>
+    <section class="social-rematch" data-testid="rematch" hidden></section>
+    <section class="social-chat">
+      <h2><span data-t="chat.title"></span>
+        <label class="social-mute"><input type="checkbox" data-mute data-testid="chat-mute"> <span data-t="chat.mute"></span></label></h2>
+      <ol class="chat-log" data-chat-log data-testid="chat-log" aria-live="polite"></ol>
+      <p class="muted" data-chat-muted hidden data-t="chat.muted"></p>
+      <form data-chat-form ${watching ? "hidden" : ""}>
+        <input data-chat-input data-testid="chat-input" maxlength="${CHAT_MAX}" autocomplete="off">
+        <button type="submit" data-t="chat.send"></button></form>
+      <p class="muted" data-chat-readonly ${watching ? "" : "hidden"} data-t="chat.spectators"></p>
+    </section>`;
+  root.after(panel);
+  const $ = (sel) => panel.querySelector(sel);
+  $("[data-mute]").checked = muted;
+
+  function words() {
+    for (const el of panel.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+    const input = $("[data-chat-input]");
+    input.placeholder = t("chat.placeholder");
+    input.setAttribute("aria-label", t("chat.placeholder"));
+  }
+
+  const seatsOf = () => (state && state.seats) || [];
+  const mySeat = () => {
+    if (watching || !state) return null;
+    return Number.isInteger(state.seat) ? state.seat : mine[0];
+  };
+  const humanMine = () => mine.filter((s) => (seatsOf()[s] || {}).kind === "human");
+
+  function left(i) {
+    if (!clock || !clock.seats[i]) return null;
+    const c = clock.seats[i];
+    return c.running ? c.remaining - (performance.now() - clockAt) / 1000 : c.remaining;
+  }
+
+  function renderSeats() {
+    const list = $("[data-seat-list]");
+    const over = state && state.over;
+    const rows = seatsOf().map((s, i) => {
+      const li = document.createElement("li");
+      li.dataset.seat = String(i);
+      const name = document.createElement("span");
+      name.className = "seat-name";
+      // a seat a bot took over keeps its player's name here
+      name.textContent = s.status && s.name ? s.name : nameOf(i);
+      li.append(name);
+      if (s.status) {
+        const note = document.createElement("span");
+        note.className = "seat-status";
+        note.dataset.testid = "seat-status";
+        note.textContent = t(s.status === "left" ? "clock.left" : "clock.timedOut");
+        li.append(note);
+      }
+      const c = clock && clock.seats[i];
+      if (c && s.kind === "human") {
+        const time = document.createElement("span");
+        time.className = `clock${c.running && !over ? " running" : ""}`;
+        time.dataset.clock = String(i);
+        time.dataset.testid = `clock-${i}`;
+        li.append(time);
+      }
+      return li;
+    });
+    list.replaceChildren(...rows);
+    tick();
+    const leave = $("[data-leave]");
+    const seat = mySeat();
+    const canLeave = seat !== null && !over && (seatsOf()[seat] || {}).kind === "human";
+    leave.hidden = !canLeave;
+    leave.textContent = t(performance.now() - leaving < 5000 ? "leave.confirm" : "leave.button");
+  }
+
+  function tick() {
+    if (!clock) return;
+    for (const el of panel.querySelectorAll("[data-clock]")) {
+      const i = Number(el.dataset.clock);
+      const secs = left(i);
+      el.textContent = formatClock(secs);
+      el.classList.toggle("low", clock.kind === "realtime" && secs < 30);
+    }
+  }
+
+  function renderRematch() {
+    const box = $("[data-testid=rematch]");
+    const over = state && state.over;
+    box.hidden = !over;
+    if (!over) return;
+    box.replaceChildren();
+    const line = document.createElement("p");
+    const mineHuman = humanMine();
+    if (!rematch) {
+      if (!mineHuman.length) {
+        box.hidden = true;
+        return;
+      }
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "primary";
+      b.dataset.rematch = "offer";
+      b.dataset.testid = "rematch-offer";
+      b.textContent = t("rematch.offer");
+      box.append(b);
+      return;
+    }
+    line.textContent = t("rematch.offered", { name: nameOf(rematch.by) });
+    box.append(line);
+    const waitingMine = mineHuman.filter((s) => rematch.waiting.includes(s));
+    if (waitingMine.length) {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "primary";
+      b.dataset.rematch = "accept";
+      b.dataset.testid = "rematch-accept";
+      b.textContent = t("rematch.accept");
+      box.append(b);
+    } else {
+      if (rematch.waiting.length) {
+        const wait = document.createElement("p");
+        wait.className = "muted";
+        wait.textContent = t("rematch.waiting", { names: rematch.waiting.map(nameOf).join(", ") });
+        box.append(wait);
+      }
+      const a = document.createElement("a");
+      a.dataset.testid = "rematch-open";
+      a.href = mineHuman.length ? `#/play/${enc(rematch.id)}` : `#/watch/${enc(rematch.id)}`;
+      a.textContent = t(mineHuman.length ? "rematch.open" : "rematch.watch");
+      box.append(a);
+    }
+  }
+
+  function renderChat() {
+    const log = $("[data-chat-log]");
+    log.hidden = muted;
+    $("[data-chat-muted]").hidden = !muted;
+    if (muted) return;
+    const items = [...messages.values()].sort((a, b) => a.n - b.n).slice(-200);
+    log.replaceChildren(
+      ...items.map((m) => {
+        const li = document.createElement("li");
+        const who = document.createElement("b");
+        who.textContent = `${m.name || nameOf(m.seat)}: `;
+        const text = document.createElement("span");
+        text.className = "chat-text";
+        text.textContent = m.text;
+        li.append(who, text);
+        return li;
+      }),
+    );
+    log.scrollTop = log.scrollHeight;
+  }
+
+  function renderAll() {
+    words();
+    renderSeats();
+    renderRematch();
+    renderChat();
+  }
+
+  function onClock(message) {
+    if (clock && message.version < clock.version) return;
+    clock = message;
+    clockAt = performance.now();
+    renderSeats();
+  }
+
+  function onChat(message) {
+    messages.set(message.n, message);
+    renderChat();
+  }
+
+  function onRematch(message) {
+    const fresh = !rematch;
+    rematch = message;
+    renderRematch();
+    if (fresh && humanMine().some((s) => message.waiting.includes(s))) {
+      toast(t("rematch.offered", { name: nameOf(message.by) }), "info");
+    }
+  }
+
+  async function load() {
+    try {
+      const data = await request("GET", `${base}/social`);
+      if (data.clock) onClock({ version: -1, ...data.clock });
+      for (const m of data.chat || []) messages.set(m.n, m);
+      if (data.rematch) rematch = data.rematch;
+      renderAll();
+    } catch (err) {
+      // the pushes bring what changes next
+    }
+  }
+
+  async function sendChat(ev) {
+    ev.preventDefault();
+    const input = $("[data-chat-input]");
+    const text = input.value.trim();
+    const seat = mySeat();
+    if (!text || sending || seat === null) return;
+    sending = true;
+    try {
+      const message = await request("POST", `${base}/chat`, tokenOf(seat), { text });
+      input.value = "";
+      onChat(message);
+    } catch (err) {
+      toast(err.message || t("error.network"));
+    } finally {
+      sending = false;
+    }
+  }
+
+  async function doRematch() {
+    let next = null;
+    for (const seat of humanMine()) {
+      if (rematch && !rematch.waiting.includes(seat)) continue;
+      try {
+        const answer = await request("POST", `${base}/rematch`, tokenOf(seat));
+        rememberSeat(answer.id, answer.seat, answer.token); // only this seat's own credential
+        next = answer.id;
+      } catch (err) {
+        toast(err.message || t("error.network"));
+        return;
+      }
+    }
+    if (next) location.hash = `#/play/${enc(next)}`;
+  }
+
+  async function doLeave() {
+    if (performance.now() - leaving >= 5000) {
+      leaving = performance.now();
+      renderSeats();
+      setTimeout(renderSeats, 5100);
+      return;
+    }
+    leaving = -Infinity;
+    try {
+      await request("POST", `${base}/leave`, tokenOf(mySeat()));
+      toast(t("leave.done"), "info");
+    } catch (err) {
+      toast(err.message || t("error.network"));
+    }
+    renderSeats();
+  }
+
+  function onClick(ev) {
+    const el = ev.target.closest("[data-rematch],[data-leave]");
+    if (!el) return;
+    ev.preventDefault();
+    if (el.dataset.rematch !== undefined) doRematch();
+    else doLeave();
+  }
+
+  panel.addEventListener("click", onClick);
+  $("[data-chat-form]").addEventListener("submit", sendChat);
+  $("[data-mute]").addEventListener("change", (ev) => {
+    muted = ev.target.checked;
+    localStorage.setItem(MUTE_KEY, muted ? "1" : "0");
+    renderChat();
+  });
+  socket.on("clock", onClock);
+  socket.on("chat", onChat);
+  socket.on("rematch", onRematch);
+  const timer = setInterval(tick, 250);
+  renderAll();
+  load();
+
+  return {
+    // the table calls this after each of its renders with the state it shows
+    update(next) {
+      const overNow = next.over && !(state && state.over);
+      state = next;
+      renderSeats();
+      renderRematch();
+      if (overNow) load(); // a rematch may have been offered before this page saw the end
+    },
+    rerender: renderAll,
+    unmount() {
+      clearInterval(timer);
+      panel.remove();
+    },
+  };
+}

@@ -1,0 +1,199 @@
+"""The social panel in the browser: a ticking clock, the table chat (escaped, read-only for
+spectators, mutable) and a rematch offered and accepted with one click each."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Page
+from web_support import new_page, shot
+
+from tests.live_server import free_port, start_server
+from tests.server.server_support import play_random
+
+
+class ClockServer:
+    """``python -m glade.server`` whose clocks may be short (and are looked at often)."""
+
+    def __init__(self, db_path: Path) -> None:
+        self.port = free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        args = ["--db", f"sqlite:///{db_path}", "--bot-seconds", "0.05"]
+        args += ["--messages-per-second", "1000", "--max-games-per-client", "1000"]
+        args += ["--clock-min-seconds", "1", "--clock-poll-seconds", "0.2"]
+        self.proc = start_server(self.port, args)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+
+
+@pytest.fixture(scope="module")
+def clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClockServer]:
+    srv = ClockServer(tmp_path_factory.mktemp("social") / "glade.sqlite3")
+    yield srv
+    srv.stop()
+
+
+def _open(page: Page, base: str, game_id: str, token: str | None) -> None:
+    url = f"{base}/?game={game_id}" + (f"#token={token}" if token else "")
+    page.goto(url)
+    page.wait_for_selector("[data-testid=table]")
+    page.wait_for_selector("[data-testid=social]")
+
+
+def test_clock_chat_and_rematch(clock_server: ClockServer, browser: Browser) -> None:
+    base = clock_server.url
+    r = httpx.post(
+        f"{base}/api/games",
+        json={
+            "game": "harmonies",
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
+            "clock": {"kind": "realtime", "base": 300, "increment": 20},
+        },
+    )
+    assert r.status_code == 201, r.text
+    game_id = r.json()["id"]
+    tokens = [s["token"] for s in r.json()["seats"]]
+    ctx_a, ann, watch_a = new_page(browser)
+    ctx_b, bo, watch_b = new_page(browser)
+    ctx_s, spectator, watch_s = new_page(browser)
+    try:
+        _open(ann, base, game_id, tokens[0])
+        _open(bo, base, game_id, tokens[1])
+        _open(spectator, base, game_id, None)
+        # the clock of the seat to act ticks down; the other one stands at 5:00
+        clock0 = ann.locator("[data-testid=clock-0]")
+        clock0.wait_for()
+        assert "running" in (clock0.get_attribute("class") or "")
+        first = clock0.inner_text()
+        ann.wait_for_function(
+            "t => document.querySelector('[data-testid=clock-0]').textContent !== t",
+            arg=first,
+            timeout=5000,
+        )
+        assert first.startswith(("5:00", "4:"))  # 5 minutes, a few seconds gone
+        assert ann.locator("[data-testid=clock-1]").inner_text() == "5:00"
+        leave = ann.locator("[data-testid=leave]")
+        assert leave.inner_text() == "Leave the game"
+        assert "running" not in (ann.locator("[data-testid=clock-1]").get_attribute("class") or "")
+        # chat: markup arrives as text at the other seat and the spectator
+        evil = '<img src=x onerror="window.__xss=1">hello & bye'
+        ann.fill("[data-testid=chat-input]", evil)
+        ann.press("[data-testid=chat-input]", "Enter")
+        for page in (bo, spectator, ann):
+            page.wait_for_function(
+                "t => [...document.querySelectorAll('[data-testid=chat-log] .chat-text')]"
+                ".some(e => e.textContent === t)",
+                arg=evil,
+                timeout=10000,
+            )
+            assert page.locator("[data-testid=chat-log] img").count() == 0
+            assert page.evaluate("window.__xss") is None
+        assert bo.locator("[data-testid=chat-log] li").first.inner_text().startswith("Ann:")
+        # spectators read only
+        assert not spectator.locator("[data-testid=chat-input]").is_visible()
+        assert spectator.locator("[data-chat-readonly]").is_visible()
+        bo.fill("[data-testid=chat-input]", "hi Ann")
+        bo.press("[data-testid=chat-input]", "Enter")
+        ann.wait_for_function(
+            "() => [...document.querySelectorAll('[data-testid=chat-log] .chat-text')]"
+            ".some(e => e.textContent === 'hi Ann')",
+            timeout=10000,
+        )
+        shot(ann, "social-clock-chat.png", full_page=False)
+        # Bo mutes the chat; it stays muted after a reload
+        bo.check("[data-testid=chat-mute]")
+        assert not bo.locator("[data-testid=chat-log]").is_visible()
+        bo.reload()
+        bo.wait_for_selector("[data-testid=social]")
+        assert bo.locator("[data-testid=chat-mute]").is_checked()
+        assert not bo.locator("[data-testid=chat-log]").is_visible()
+        bo.uncheck("[data-testid=chat-mute]")
+        assert bo.locator("[data-testid=chat-log] li").count() == 2
+
+        # the game ends (both seats play at random through the API)
+        with httpx.Client(base_url=base, timeout=20) as h:
+            play_random(h, game_id, list(tokens), random.Random(7))
+        ann.wait_for_selector("[data-testid=rematch-offer]")
+        assert bo.locator("[data-testid=rematch-offer]").is_visible()
+        assert spectator.locator("[data-testid=rematch-offer]").count() == 0 or not (
+            spectator.locator("[data-testid=rematch-offer]").is_visible()
+        )
+        shot(ann, "social-rematch-offer.png", full_page=False)
+        ann.click("[data-testid=rematch-offer]")
+        ann.wait_for_url(lambda url: game_id not in url and "#/play/" in url)
+        new_id = ann.url.rsplit("/", 1)[-1]
+        ann.wait_for_selector("[data-testid=table]")
+        assert ann.get_attribute("[data-testid=table]", "data-seat") == "1"  # seats rotated
+        # Bo sees the offer live and accepts with one click
+        bo.wait_for_selector("[data-testid=rematch-accept]")
+        assert "Ann" in bo.locator("[data-testid=rematch]").inner_text()
+        shot(bo, "social-rematch-accept.png", full_page=False)
+        bo.click("[data-testid=rematch-accept]")
+        bo.wait_for_url(f"**/#/play/{new_id}")
+        bo.wait_for_selector("[data-testid=table]")
+        assert bo.get_attribute("[data-testid=table]", "data-seat") == "0"
+        # the new table's clocks run now that both accepted: Bo (seat 0) is to act
+        bo.wait_for_function(
+            "() => (document.querySelector('[data-testid=clock-0]') || {}).className"
+            "?.includes('running')",
+            timeout=10000,
+        )
+        shot(bo, "social-rematch-new-table.png", full_page=False)
+        # the spectator is offered to watch the rematch
+        spectator.wait_for_selector("[data-testid=rematch-open]")
+        assert f"#/watch/{new_id}" in (
+            spectator.get_attribute("[data-testid=rematch-open]", "href") or ""
+        )
+        seats = httpx.get(f"{base}/api/games/{new_id}").json()["seats"]
+        assert [s["name"] for s in seats] == ["Bo", "Ann"]
+        assert watch_a.errors == [] and watch_b.errors == [] and watch_s.errors == []
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+        ctx_s.close()
+
+
+def test_lobby_creates_a_table_with_a_clock(clock_server: ClockServer, browser: Browser) -> None:
+    context, page, watch = new_page(browser)
+    try:
+        page.goto(clock_server.url + "/#/")
+        page.wait_for_selector("[data-testid=create]")
+        page.check("input[name=game][value=harmonies]")
+        page.select_option("[data-testid=players]", "2")
+        page.check("input[name=mode][value=hotseat]")
+        page.select_option("[data-testid=clock-choice]", "cd:2")
+        for i in (0, 1):
+            page.select_option(f"[data-seat-kind='{i}']", "human")
+        page.click("[data-testid=create]")
+        page.wait_for_selector("[data-testid=table]")
+        game_id = page.url.rsplit("/", 1)[-1]
+        clock = httpx.get(f"{clock_server.url}/api/games/{game_id}/social").json()["clock"]
+        assert clock["kind"] == "correspondence" and clock["days"] == 2
+        page.wait_for_selector("[data-testid=clock-0]")
+        assert page.locator("[data-testid=clock-0]").inner_text().startswith(("2d", "1d"))
+        # leave: a first click asks again, the second hands the seat to a bot
+        page.click("[data-testid=leave]")
+        assert "again" in page.locator("[data-testid=leave]").inner_text()
+        state = httpx.get(f"{clock_server.url}/api/games/{game_id}").json()
+        assert [s["status"] for s in state["seats"]] == [None, None]
+        page.click("[data-testid=leave]")
+        page.wait_for_selector("[data-testid=seat-status]")
+        state = httpx.get(f"{clock_server.url}/api/games/{game_id}").json()
+        assert [s["status"] for s in state["seats"]] == ["left", None]
+        assert "left" in page.locator("[data-testid=clocks] li").first.inner_text()
+        shot(page, "social-correspondence-left.png", full_page=False)
+        assert watch.errors == []
+    finally:
+        context.close()
