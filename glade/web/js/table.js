@@ -128,6 +128,10 @@ export async function showTable(root, id, { spectator }) {
       shown = want;
       socket.retoken(tokenOf(want)); // from now on the pushes carry this seat's view
     }
+    const sameSeat = (next.view ? next.view.seat : null) === (state.view ? state.view.seat : null);
+    if (next.version === state.version && sameSeat && JSON.stringify(next.seats) === JSON.stringify(state.seats)) {
+      return; // already drawn (the push of your own action came before its answer)
+    }
     if (next.version !== state.version) {
       hint = null;
       hintOn = false;
