@@ -326,7 +326,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "`Authorization: Bearer <seat token>`; without it you watch as a spectator.\n\n"
             "**WebSocket** `/api/games/{game_id}/ws?token=<seat token>` (no token: spectator) "
             "sends the seat's `GameState` (the schema below) on connecting and after every "
-            'change of the game; it accepts `{"type": "ping"}` (answer '
+            'accepted action, one push per action in order, as `{"type": "state", '
+            '"log_base": v, "log_from": k, "log": [new public log entries], ...GameState}`: '
+            "a client whose log is at version `log_base` keeps its first `k` entries and "
+            'appends `log`. `{"type": "resync"}` means pushes were too many to queue: '
+            'read the state and the log again. It accepts `{"type": "ping"}` (answer '
             '`{"type": "pong"}`) and closes with 4403 for a token of no seat, 4404 for '
             "an unknown game and 1008 past the message limits."
         ),
@@ -536,7 +540,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.websocket("/api/games/{game_id}/ws")
     async def updates(websocket: WebSocket, game_id: str, token: str | None = None) -> None:
-        """Pushes ``{version, to_act, view, legal_actions, ...}`` after every change."""
+        """Pushes ``{type: "state", log_base, log_from, log, version, to_act, view, ...}``
+        after every accepted action (``{type: "resync"}``: re-read; see the app description)."""
         client = websocket.client.host if websocket.client else "unknown"
         if not limiter.allow(client):
             await websocket.close(code=1008, reason="too many requests; slow down")
@@ -566,8 +571,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await websocket.close(code=4000 + exc.status, reason=exc.message)
             return
         conn = Connection(websocket.send_text, seat)
-        tables.subscribe(room, conn)
-        conn.offer(room.text(seat))
+        tables.subscribe(room, conn)  # its first push: the picture now, then one per action
         pump = _start(conn)
         try:
             while True:

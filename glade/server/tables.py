@@ -4,6 +4,14 @@ A table (``Room``) holds the engine state, the seats and the open WebSockets. Ev
 through :meth:`Tables.act`: check the version and the seat, apply the action to a copy of the state,
 store it (one transaction), and only then make the copy the table's state, answer, push each
 connection its own view and let the bot seats move.
+
+Pushes: every accepted action (a seat's, a bot's, or one caught up from storage) is one push to
+every connection of the table, in order: ``{"type": "state", "log_base", "log_from", "log", ...the
+seat's picture}``. ``log`` holds the public log entries from index ``log_from`` on, each with its
+``move`` (1-based index) and the ``version`` of the push; a client whose log is at version
+``log_base`` drops its entries from ``log_from`` on and appends these (an undo takes an entry out,
+so ``log_from`` may be below the client's length). Each connection's pushes wait in a bounded
+queue; past the bound the queue is replaced by ``{"type": "resync"}`` and the client re-reads.
 """
 
 from __future__ import annotations
@@ -83,37 +91,83 @@ class Seat:
         }
 
 
-class Connection:
-    """One WebSocket: only the newest state push waits to be sent (each is a whole state);
-    other messages (chat, clock, rematch) queue after it, none dropped."""
+PUSH_QUEUE = 256  # pushes a connection may have waiting before it is told to re-read
+RESYNC = '{"type": "resync"}'
 
-    def __init__(self, send: Callable[[str], Any], seat: int | None) -> None:
+
+class Connection:
+    """One WebSocket: its pushes (states, and chat, clock and rematch messages) are sent in
+    order, none dropped; when more than ``limit`` wait (the client does not read), they are
+    replaced by one ``{"type": "resync"}``."""
+
+    def __init__(
+        self, send: Callable[[str], Any], seat: int | None, limit: int = PUSH_QUEUE
+    ) -> None:
         self.send = send
         self.seat = seat
-        self.latest: str | None = None
-        self.messages: deque[str] = deque()
+        self.limit = max(1, limit)
+        self.queue: deque[str] = deque()
         self.ready = asyncio.Event()
         self.closed = False
+        self.resyncs = 0  # how many times the queue overflowed
 
     def offer(self, text: str) -> None:
-        self.latest = text
+        if len(self.queue) >= self.limit:
+            self.queue.clear()
+            self.queue.append(RESYNC)
+            self.resyncs += 1
+        else:
+            self.queue.append(text)
         self.ready.set()
 
     def say(self, text: str) -> None:
-        """Queue a message that is not a state (sent after the pending state, in order)."""
-        self.messages.append(text)
-        self.ready.set()
+        """Queue a message that is not a state (chat, clock, rematch), in order with the rest."""
+        self.offer(text)
 
     async def pump(self) -> None:
-        """Send pushes until the connection closes."""
+        """Send pushes, oldest first, until the connection closes."""
         while not self.closed:
             await self.ready.wait()
             self.ready.clear()
-            text, self.latest = self.latest, None
-            if text is not None:
-                await self.send(text)
-            while self.messages and not self.closed:
-                await self.send(self.messages.popleft())
+            while self.queue and not self.closed:
+                await self.send(self.queue.popleft())
+
+
+def _common_prefix(old: list[Any], new: list[Any]) -> int:
+    """How many first entries two logs share."""
+    n = min(len(old), len(new))
+    if old[:n] == new[:n]:
+        return n
+    i = 0
+    while i < n and old[i] == new[i]:
+        i += 1
+    return i
+
+
+def public_entries(state: Game, start: int, version: int) -> list[dict[str, Any]]:
+    """The public log entries of ``state`` from index ``start`` on (as ``GET …/log`` ``moves``),
+    each with its ``move`` number and the ``version`` of the push that carries it."""
+    table = state.action_table()
+    out = []
+    for i in range(start, len(state.log)):
+        entry = state.log[i]
+        item: dict[str, Any] = {
+            "move": i + 1,
+            "version": version,
+            "seat": entry[0],
+            "action": table[entry[1]].to_json(),
+        }
+        chance = state.describe_chance(entry, None)
+        if chance is not None:
+            item["chance"] = chance
+        out.append(item)
+    return out
+
+
+def push_text(picture: str, base: int, start: int, entries: list[dict[str, Any]]) -> str:
+    """A state push: the picture's JSON text with the push's type and its log delta in front."""
+    head = json.dumps({"type": "state", "log_base": base, "log_from": start, "log": entries})
+    return f"{head[:-1]}, {picture[1:]}"
 
 
 @dataclass
@@ -192,15 +246,18 @@ class Room:
                 spent = True
         return spent
 
-    def picture(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` sees now (GET answer, POST answer and WebSocket push alike)."""
-        state = self.state
+    def picture(
+        self, seat: int | None, state: Game | None = None, version: int | None = None
+    ) -> dict[str, Any]:
+        """What ``seat`` sees now (GET answer, POST answer and WebSocket push alike); with
+        ``state`` and ``version``: what it saw then (a push of a caught-up action)."""
+        state = self.state if state is None else state
         over = state.is_over
         return {
             "id": self.id,
             "game": self.game,
             "options": self.options,
-            "version": self.version,
+            "version": self.version if version is None else version,
             "seat": seat,
             "to_act": list(state.to_act),
             "over": over,
@@ -683,13 +740,14 @@ class Tables:
                 await self._catch_up(room)
                 conflict = True
             else:
+                before = state.log
                 room.state = after
                 room.version = new_version
                 room.changed = time.monotonic()
                 if room.clock is not None:
                     clocks.apply(room.clock, changes)
                 conflict = False
-        self.broadcast(room)
+                self._push_action(room, after, new_version, before)
         if conflict:
             if by_player and room.seats[seat].kind != "human":
                 raise ApiError(403, _taken_over(room.seats[seat].status))
@@ -744,12 +802,13 @@ class Tables:
                 log.exception("could not catch up game %s", room.id)
                 return
             if changed:
-                self.broadcast(room)
+                log.debug("caught up game %s to version %d", room.id, room.version)
             if not room.refresh_again:
                 return
 
     async def _catch_up(self, room: Room) -> bool:
-        """Apply what other processes stored after ``room.version`` (the lock is held)."""
+        """Apply what other processes stored after ``room.version`` (the lock is held), and push
+        each caught-up action on its own, in order (a seat change alone: one push)."""
         seats, actions = await self._wait(self.storage.changes_since(room.id, room.version))
         changed = False
         for stored in seats:
@@ -778,20 +837,38 @@ class Tables:
             if found != room.clock.seats:
                 room.clock.seats = found
                 changed = True
+        if changed:
+            room.forget_texts()
+        steps: list[tuple[Game, int, list[Any]]] = []
         if actions:
             state = room.state.copy()
             version = room.version
+            # one push per action; past a queue's worth the clients are told to re-read instead
+            pushing = bool(room.sockets) and len(actions) <= PUSH_QUEUE
             for number, seat_no, action in actions:
                 if number != version + 1:
                     break
+                if steps:  # the previous step's state stays as it was, for its push
+                    state = state.copy()
+                before = list(state.log) if pushing else []
                 state.apply(seat_no, action)
                 version = number
-            room.state, room.version = state, version
-            room.changed = time.monotonic()
-            changed = True
-        if changed:
-            room.forget_texts()
-        return changed
+                if pushing:
+                    steps.append((state, version, before))
+            if version != room.version:
+                room.state, room.version = state, version
+                room.changed = time.monotonic()
+                changed = True
+                if not pushing:
+                    for conn in list(room.sockets):
+                        conn.offer(RESYNC)
+        if not steps:
+            if changed:
+                self.broadcast(room)
+            return changed
+        for step, version, before in steps:
+            self._push_action(room, step, version, before)
+        return True
 
     def stalled_bots(self, older_than: float) -> int:
         """Start the bots of tables whose bot has been due for ``older_than`` seconds with no
@@ -809,7 +886,9 @@ class Tables:
 
     # ------------------------------------------------------------------ pushing
     def subscribe(self, room: Room, conn: Connection) -> None:
+        """Add a connection; its first push is its seat's picture now (an empty log delta)."""
         room.sockets.add(conn)
+        conn.offer(push_text(room.text(conn.seat), room.version, len(room.state.log), []))
         if room.clock is not None:
             conn.say(clocks.clock_message(room) or "")
 
@@ -819,9 +898,11 @@ class Tables:
         room.sockets.discard(conn)
 
     def broadcast(self, room: Room) -> None:
-        """Give every connection of the table its own seat's picture."""
+        """Give every connection of the table its seat's picture as it is now (no new log
+        entries: a seat was named, or a client reconnected)."""
+        start = len(room.state.log)
         for conn in list(room.sockets):
-            conn.offer(room.text(conn.seat))
+            conn.offer(push_text(room.text(conn.seat), room.version, start, []))
         if room.clock is not None:
             self.say(room, clocks.clock_message(room) or "")
 
@@ -829,6 +910,28 @@ class Tables:
         """Queue a message that is not a state (chat, clock, rematch) to every connection."""
         for conn in list(room.sockets):
             conn.say(text)
+
+    def _push_action(self, room: Room, state: Game, version: int, before: list[Any]) -> None:
+        """Push the action that made ``version`` (``state`` after it; ``before``: the log before
+        it) to every connection: the log entries it changed and each seat's picture then."""
+        if not room.sockets:
+            return
+        start = _common_prefix(before, state.log)
+        entries = public_entries(state, start, version)
+        current = version == room.version and state is room.state
+        texts: dict[int | None, str] = {}
+        for conn in list(room.sockets):
+            text = texts.get(conn.seat)
+            if text is None:
+                picture = (
+                    room.text(conn.seat)
+                    if current
+                    else json.dumps(room.picture(conn.seat, state, version))
+                )
+                text = texts[conn.seat] = push_text(picture, version - 1, start, entries)
+            conn.offer(text)
+        if current and room.clock is not None:
+            self.say(room, clocks.clock_message(room) or "")
 
     def schedule_bots(self, room: Room) -> None:
         self.bots.schedule(room)

@@ -235,11 +235,11 @@ def test_hint_button_marks_the_suggested_move(server: Server, browser: Browser) 
     state = httpx.get(f"{server.url}/api/games/{gid}").json()
     button.click()
     expect(button).to_have_class("on")
-    toast = page.locator(".toast").last
-    expect(toast).to_be_visible()
+    coach = page.locator("[data-testid=coach]")
+    expect(coach).to_be_visible()
     # the suggestion in words, with the search's expected final score (a solo game: no win chance)
-    text = toast.inner_text().strip()
-    assert re.search(r"\(expected score \d+\)$", text), text
+    text = coach.inner_text().strip()
+    assert re.search(r"\(expected final score \d+\)$", text), text
     # the page's own state did not move: a hint plays nothing
     assert httpx.get(f"{server.url}/api/games/{gid}").json()["version"] == state["version"]
     hinted = page.locator(".mine .cell.hinted")

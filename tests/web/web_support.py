@@ -61,9 +61,16 @@ class Watch:
 
 
 def new_page(
-    browser: Browser, width: int = 1280, height: int = 900
+    browser: Browser, width: int = 1280, height: int = 900, pace: str | None = "0"
 ) -> tuple[BrowserContext, Page, Watch]:
+    """A page of a fresh context; others' moves are drawn at once (``pace`` "0", the table's
+    "instant") unless a test asks for a playback pace (None: the page's default)."""
     context = browser.new_context(viewport={"width": width, "height": height})
+    if pace is not None:
+        context.add_init_script(
+            "try { if (localStorage.getItem('glade.pace') === null)"
+            f" localStorage.setItem('glade.pace', '{pace}'); }} catch (e) {{}}"
+        )
     page = context.new_page()
     page.set_default_timeout(30000)
     return context, page, Watch(page)

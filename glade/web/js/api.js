@@ -1,4 +1,4 @@
-import { refusal } from "./i18n.js";
+import { lang, refusal, t } from "./i18n.js";
 
 // The web API of `glade serve` (contract: POST/GET games, actions, log, WebSocket) and local seat tokens.
 export class ApiError extends Error {
@@ -31,11 +31,20 @@ async function call(method, path, { body, token } = {}) {
     let message = data && (data.error || data.detail);
     if (Array.isArray(message)) message = message.map((d) => d.msg || JSON.stringify(d)).join("; ");
     message = typeof message === "string" ? message : "";
-    // an engine refusal carries its code: the player reads it in the page's language
-    if (data && typeof data.code === "string") message = refusal(data.code, data.params, message);
-    throw new ApiError(resp.status, message);
+    throw new ApiError(resp.status, refusalText(resp.status, data, message));
   }
   return data;
+}
+
+// The sentence of a refused request in the page's language: an engine refusal by its code; an
+// answer without a code (or a code this page has no words for) by its status on a Korean or
+// Chinese page, the server's own English sentence on an English one.
+const BY_STATUS = { 403: "error.forbidden", 404: "error.notFound", 409: "error.stale", 422: "error.refused", 429: "error.tooMany" };
+export function refusalText(status, data, message) {
+  const english = lang() === "en";
+  const generic = t(BY_STATUS[status] || "error.refused");
+  if (data && typeof data.code === "string") return refusal(data.code, data.params, english && message ? message : generic);
+  return english && message ? message : generic;
 }
 
 export const api = {
@@ -52,18 +61,33 @@ export const api = {
   join: (id, name, token) => call("POST", `/api/games/${encodeURIComponent(id)}/join`, { body: { name }, token }),
 };
 
-// A WebSocket that reconnects with back-off and calls onState for every pushed state; a message
-// with another "type" (chat, clock, rematch) goes to the handlers given with on(type, handler).
+// A WebSocket that reconnects with back-off. Each message is a JSON object with a "type":
+// "state" (a push: onState), "resync" (pushes were lost: onResync), "pong", or a type another
+// part of the page listens to with on(type, handler). A push without a type is a state (older
+// servers). Messages of a socket that was replaced (retoken) are ignored.
 export class LiveSocket {
-  constructor(id, token, { onState, onStatus }) {
+  constructor(id, token, { onState, onStatus, onResync }) {
     this.id = id;
     this.token = token;
     this.onState = onState;
     this.onStatus = onStatus;
+    this.onResync = onResync || (() => {});
     this.handlers = {};
     this.delay = 500;
     this.closed = false;
     this.open();
+  }
+
+  on(type, handler) {
+    (this.handlers[type] = this.handlers[type] || []).push(handler);
+    return this;
+  }
+
+  dispatch(data) {
+    const type = data && typeof data.type === "string" ? data.type : "state";
+    if (type === "state") this.onState(data);
+    else if (type === "resync") this.onResync(data);
+    for (const handler of this.handlers[type] || []) handler(data);
   }
 
   open() {
@@ -73,23 +97,20 @@ export class LiveSocket {
     const ws = new WebSocket(`${proto}//${location.host}/api/games/${encodeURIComponent(this.id)}/ws${q}`);
     this.ws = ws;
     ws.onopen = () => {
+      if (ws !== this.ws) return;
       this.delay = 500;
       this.onStatus("online");
     };
     ws.onmessage = (ev) => {
+      if (ws !== this.ws) return;
       try {
-        const message = JSON.parse(ev.data);
-        if (message && typeof message.type === "string" && message.type !== "state") {
-          for (const handler of this.handlers[message.type] || []) handler(message);
-          return;
-        }
-        this.onState(message);
+        this.dispatch(JSON.parse(ev.data));
       } catch (err) {
         console.error(err);
       }
     };
     ws.onclose = () => {
-      if (this.closed) return;
+      if (this.closed || ws !== this.ws) return;
       this.onStatus("offline");
       setTimeout(() => this.open(), this.delay);
       this.delay = Math.min(this.delay * 2, 5000);
@@ -97,9 +118,15 @@ export class LiveSocket {
     ws.onerror = () => ws.close();
   }
 
-  on(type, handler) {
-    (this.handlers[type] = this.handlers[type] || []).push(handler);
-    return this;
+  // Listen as another seat (hot-seat: the seat on screen changed); the new socket's first push
+  // is that seat's state.
+  retoken(token) {
+    if (token === this.token) return;
+    this.token = token;
+    const old = this.ws;
+    this.ws = null;
+    if (old) old.close();
+    this.open();
   }
 
   // Test and debugging hook: drop the connection as a network failure would.

@@ -1,7 +1,19 @@
-// A game table: live state over the WebSocket, actions, hot-seat switching, scores, log, hint, end screen.
+// A game table: live state over the WebSocket, others' moves played back one action at a time,
+// actions, hot-seat switching, scores, log, coach hints, end screen, and the board layout
+// (others' boards compact and enlarged on a click, phone tabs).
+//
+// What the drawing modules (harmonies.js, living_forest.js) get and may give:
+//   c.step       {entry, seat} while an action of someone else is played back (until the next
+//                step or your own action): entry is a public log entry as GET …/log `moves`
+//                items (plus `move`, its 1-based number); the module highlights what it changed.
+//   mod.lastRound(c)  optional: the sentence of the "last round" banner, or null.
+//   data-board-seat="N"  on each seat's board; the shell makes the others' compact, enlarges one
+//                on a click and switches them by tabs on a phone.
+//   data-refusal="sentence" (or '{"code": …, "params": …}') with aria-disabled="true" on what
+//                cannot be played now: a click or tap shows the sentence and sends nothing.
 import { ApiError, LiveSocket, api, seatsFor } from "./api.js";
 import * as harmonies from "./harmonies.js";
-import { esc, t } from "./i18n.js";
+import { esc, lang, refusal, t } from "./i18n.js";
 import * as livingForest from "./living_forest.js";
 import { botLabel } from "./lobby.js";
 import { toast } from "./main.js";
@@ -9,20 +21,30 @@ import { mountSocial } from "./social.js";
 
 const MODULES = { harmonies, "living-forest": livingForest };
 
+// The playback pace: seconds a step of someone else's move stays on screen (0: instant).
+export const PACES = [0, 0.25, 0.5, 1, 2];
+const PACE_KEY = "glade.pace";
+export function pace() {
+  const saved = localStorage.getItem(PACE_KEY);
+  const value = saved === null ? NaN : Number(saved);
+  return PACES.includes(value) ? value : 0.5;
+}
+export function setPace(value) {
+  if (PACES.includes(Number(value))) localStorage.setItem(PACE_KEY, String(Number(value)));
+}
+
+// Counters the browser tests read (redraws, pushes, log reads, the steps played back).
+const stats = { redraws: 0, pushes: 0, logReads: 0, steps: [] };
+window.gladeTable = stats;
+
 function canonical(action) {
   const keys = Object.keys(action).sort();
   return JSON.stringify(keys.map((k) => [k, action[k]]));
 }
 
-async function hasHintRoute() {
-  try {
-    const resp = await fetch("/openapi.json");
-    if (!resp.ok) return false;
-    const schema = await resp.json();
-    return Object.keys(schema.paths || {}).some((p) => /^\/api\/games\/\{[^}]+\}\/hint$/.test(p));
-  } catch (err) {
-    return false;
-  }
+function paceLabel(value) {
+  if (!value) return t("table.paceInstant");
+  return t("table.paceSeconds", { s: new Intl.NumberFormat(lang()).format(value) });
 }
 
 export async function showTable(root, id, { spectator }) {
@@ -39,16 +61,26 @@ export async function showTable(root, id, { spectator }) {
   await mod.prepare();
   let names = {};
   let log = [];
-  let logVersion = -1;
+  let logVersion = -1; // the version the log is at
+  let logLoading = null;
   let busy = false;
   let hint = null;
   let hintOn = false;
+  let coach = null; // the hint in words: {move, score, win}
   let endClosed = false;
   let handoff = null; // hot-seat: the seat the device must be passed to before its view shows
+  let step = null; // {entry, seat}: someone else's action on screen, highlighted until the next
+  const pending = []; // pushes waiting to be drawn, oldest first
+  let draining = false;
+  let skipping = false;
+  let wake = null; // ends the wait of the step on screen (Skip, or your own action)
+  let dirty = false; // a push was taken but not drawn yet (instant pace or Skip: one redraw)
+  let zoom = null; // the seat whose board is enlarged
+  let tab = null; // phone: the seat whose board is shown (null: the seat on screen)
+  let alive = true; // false once the page is left (a wait that ends later draws nothing)
   const ui = mod.newUi();
   const conn = document.getElementById("conn");
   let connState = "online";
-  const hintAvailable = !watching && (await hasHintRoute());
 
   function nameOf(seat) {
     if (names[seat]) return names[seat];
@@ -79,7 +111,8 @@ export async function showTable(root, id, { spectator }) {
     return acting[0];
   }
 
-  async function accept(next) {
+  // Draw `next` (a push or an answer); with `defer`, only remember that a redraw is due.
+  async function accept(next, { defer = false } = {}) {
     if (next.version < state.version) return;
     const seat = next.view ? next.view.seat : shown;
     const want = desiredSeat(next);
@@ -89,52 +122,180 @@ export async function showTable(root, id, { spectator }) {
       next = fresh;
       if (want !== shown) {
         mod.resetUi(ui);
+        tab = null;
         // hot-seat: the next player's face-down cards stay covered until they take the device
         if (mine.length > 1 && mod.hasSecret(next.view)) handoff = want;
       }
       shown = want;
+      socket.retoken(tokenOf(want)); // from now on the pushes carry this seat's view
+    }
+    const sameSeat = (next.view ? next.view.seat : null) === (state.view ? state.view.seat : null);
+    if (next.version === state.version && sameSeat && JSON.stringify(next.seats) === JSON.stringify(state.seats)) {
+      return; // already drawn (the push of your own action came before its answer)
     }
     if (next.version !== state.version) {
       hint = null;
       hintOn = false;
+      coach = null;
     }
     readNames(next);
     state = next;
     mod.syncUi(ui, ctx());
-    render();
-    refreshLog();
+    if (defer) dirty = true;
+    else render();
   }
 
-  async function refreshLog() {
-    if (logVersion === state.version) return;
-    const v = state.version;
+  // ---------------------------------------------------------------- the log
+  function number(entries, from) {
+    entries.forEach((e, i) => {
+      if (e.move === undefined) e.move = from + i + 1;
+    });
+    return entries;
+  }
+
+  // The whole log: on the first load, and when a push does not follow on from what the page has.
+  function loadLog() {
+    if (logLoading) return logLoading;
+    logLoading = (async () => {
+      try {
+        const data = await api.log(id);
+        stats.logReads += 1;
+        if (data.version >= logVersion) {
+          log = number(Array.isArray(data.moves) ? data.moves : [], 0);
+          logVersion = data.version;
+        }
+      } catch (err) {
+        // the log is secondary: the next push tries again
+      } finally {
+        logLoading = null;
+      }
+      drawLog();
+    })();
+    return logLoading;
+  }
+
+  // A push's log delta: the entries it added (null when the page's log is not at the push's
+  // base: the whole log is read again).
+  function takeLog(p) {
+    if (p.version <= logVersion) return [];
+    if (!Array.isArray(p.log) || p.log_base !== logVersion || p.log_from > log.length) {
+      loadLog();
+      return null;
+    }
+    log = log.slice(0, p.log_from).concat(number(p.log, p.log_from));
+    logVersion = p.version;
+    return p.log;
+  }
+
+  function drawLog() {
+    const el = alive ? root.querySelector("[data-log]") : null;
+    if (!el) return;
+    el.innerHTML = logHtml();
+    el.scrollTop = el.scrollHeight;
+  }
+
+  // ---------------------------------------------------------------- pushes and playback
+  function onPush(p) {
+    if (!alive) return;
+    stats.pushes += 1;
+    pending.push(p);
+    drain();
+  }
+
+  async function drain() {
+    if (draining) return;
+    draining = true;
     try {
-      const data = await api.log(id);
-      log = Array.isArray(data) ? data : (data && (data.moves || data.log)) || [];
-      logVersion = v;
-      const el = root.querySelector("[data-log]");
-      if (el) {
-        el.innerHTML = logHtml();
-        el.scrollTop = el.scrollHeight;
+      while (pending.length) {
+        await takePush(pending.shift());
+        if (dirty && !pending.length) {
+          dirty = false;
+          render();
+        }
       }
     } catch (err) {
-      // the log is secondary: the next change tries again
+      console.error(err);
+    } finally {
+      draining = false;
+      skipping = false;
+      if (dirty) {
+        dirty = false;
+        render();
+      } else {
+        drawPlayback();
+      }
     }
+  }
+
+  async function takePush(p) {
+    if (p.version < state.version) return; // older than what is drawn
+    const added = takeLog(p);
+    if (p.version === state.version) {
+      // the push of your own action after its answer, or a seat was named: nothing moved
+      const sameSeat = (p.view ? p.view.seat : null) === (state.view ? state.view.seat : null);
+      if (sameSeat && JSON.stringify(p.seats) !== JSON.stringify(state.seats)) {
+        readNames(p);
+        state = { ...state, seats: p.seats };
+        render();
+      } else {
+        drawLog();
+      }
+      return;
+    }
+    const entry = added && added.length ? added[added.length - 1] : null;
+    const othersMove = entry !== null && (watching || !mine.includes(entry.seat));
+    const played = othersMove && p.version === state.version + 1 && pace() > 0 && !skipping;
+    step = othersMove ? { entry, seat: entry.seat } : null;
+    // instant pace or Skip: draw once, when the queue is empty
+    await accept(p, { defer: !played && pending.length > 0 });
+    if (played && handoff === null) {
+      stats.steps.push({ version: p.version, move: entry.move, seat: entry.seat, at: performance.now() });
+      await pause(pace() * 1000);
+    }
+  }
+
+  function pause(ms) {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wake = null;
+        resolve();
+      }
+      wake = done;
+      drawPlayback(); // the Skip button, while the step is on screen
+    });
+  }
+
+  function skip() {
+    skipping = true;
+    if (wake) wake();
+  }
+
+  function onResync() {
+    pending.length = 0;
+    if (wake) wake();
+    resync();
+    loadLog();
   }
 
   async function resync() {
     try {
       const fresh = await api.state(id, tokenOf(desiredSeat(state)));
       state = { ...state, version: -1 };
+      step = null;
       await accept(fresh);
     } catch (err) {
       // still offline: the socket retries
     }
   }
 
+  // ---------------------------------------------------------------- acting
   async function send(action) {
     if (busy || watching) return;
     busy = true;
+    skip(); // your own move ends the playback of the others'
+    step = null;
     try {
       const next = await api.act(id, tokenOf(shown), action, state.version);
       if (action.type === "undo") toast(t("table.undone"), "info");
@@ -153,39 +314,70 @@ export async function showTable(root, id, { spectator }) {
     }
   }
 
+  // A click on what cannot be played now: the reason, nothing sent.
+  function refuse(el) {
+    const raw = el.dataset.refusal || "";
+    let text = raw;
+    if (raw.startsWith("{")) {
+      try {
+        const r = JSON.parse(raw);
+        text = refusal(r.code, r.params, t("error.refused"));
+      } catch (err) {
+        text = "";
+      }
+    }
+    toast(text || t("error.refused"));
+  }
+
   async function askHint() {
     if (hintOn) {
       hintOn = false;
+      coach = null;
       render();
       return;
     }
     try {
       const data = await api.hint(id, tokenOf(shown));
+      if (data.version !== undefined && data.version !== state.version) return; // the game moved on
       const actions = Array.isArray(data) ? data : data.actions || (data.action ? [data.action] : []);
       hint = actions;
       hintOn = true;
       mod.applyHint(ui, actions, ctx());
-      render();
-      // the search's expectation for the suggested move: final score, and the win chance when
-      // there are opponents (the server leaves out what was not searched)
+      // the search's expectation for the suggested move: the final score, and the win chance
+      // only when the server gives one (it leaves it out when it means nothing yet, and solo)
       const best = Array.isArray(data.hints) && data.hints.length ? data.hints[0] : null;
-      const outlook = [];
-      if (best && typeof best.score === "number") outlook.push(t("table.hintScore", { n: Math.round(best.score) }));
-      if (best && typeof best.win === "number") outlook.push(t("table.hintWin", { p: Math.round(best.win * 100) }));
-      const words = actions.map((a) => mod.describeAction(a, ctx())).join(" · ");
-      toast(`${t("table.hint")}: ${words}${outlook.length ? ` (${outlook.join(", ")})` : ""}`, "info");
+      coach = {
+        move: actions.map((a) => mod.describeAction(a, ctx())).join(" · "),
+        score: best && typeof best.score === "number" ? Math.round(best.score) : null,
+        win: best && typeof best.win === "number" ? Math.round(best.win * 100) : null,
+      };
+      render();
     } catch (err) {
       toast(err.message || t("error.noHint"));
     }
   }
 
   function ctx() {
-    return { state, view: state.view, legal: state.legal_actions || [], seat: shown, mine, watching, nameOf, ui, hint: hintOn ? hint : null };
+    return {
+      state,
+      view: state.view,
+      legal: state.legal_actions || [],
+      seat: shown,
+      mine,
+      watching,
+      nameOf,
+      ui,
+      hint: hintOn ? hint : null,
+      step,
+    };
   }
 
+  // ---------------------------------------------------------------- drawing
   function logHtml() {
     if (!log.length) return `<li class="muted">${esc(t("log.empty"))}</li>`;
-    return log.map((e) => `<li>${esc(mod.describeLog(e, ctx()))}</li>`).join("");
+    const c = ctx();
+    const now = step ? step.entry.move : null;
+    return log.map((e) => `<li${e.move === now ? ' class="now"' : ""}>${esc(mod.describeLog(e, c))}</li>`).join("");
   }
 
   const isOver = () => Boolean(state.over || state.view.over || state.view.phase === "over");
@@ -201,7 +393,115 @@ export async function showTable(root, id, { spectator }) {
     return esc(t("table.waitingFor", { name: turnText }));
   }
 
+  function playbackHtml() {
+    const playing = draining && (pending.length > 0 || wake !== null);
+    const text = step ? mod.describeLog(step.entry, ctx()) : "";
+    return `<span class="step-text" data-testid="step-line">${esc(text)}</span>${
+      playing ? `<button type="button" data-skip data-key="skip" data-testid="skip">${esc(t("table.skip"))}</button>` : ""
+    }`;
+  }
+
+  function drawPlayback() {
+    const el = alive ? root.querySelector("[data-playback]") : null;
+    if (!el) return;
+    el.innerHTML = playbackHtml();
+    el.classList.toggle("on", step !== null);
+  }
+
+  function paceHtml() {
+    const now = pace();
+    const options = PACES.map((p) => `<option value="${p}"${p === now ? " selected" : ""}>${esc(paceLabel(p))}</option>`).join("");
+    return `<label class="pace"><span>${esc(t("table.pace"))}</span> <select data-pace data-testid="pace">${options}</select></label>`;
+  }
+
+  function lastRoundHtml(c) {
+    if (isOver() || typeof mod.lastRound !== "function") return "";
+    const text = mod.lastRound(c);
+    return text ? `<p class="last-round" data-testid="last-round" role="status">${esc(text)}</p>` : "";
+  }
+
+  function coachHtml() {
+    if (!hintOn || !coach) return "";
+    const outlook = [];
+    if (coach.score !== null) outlook.push(t("table.coachScore", { n: coach.score }));
+    if (coach.win !== null) outlook.push(t("table.coachWin", { p: coach.win }));
+    return `<p class="coach" data-testid="coach"><b>${esc(t("table.coach"))}</b> ${esc(coach.move)}${
+      outlook.length ? ` <span class="muted">(${esc(outlook.join(", "))})</span>` : ""
+    }</p>`;
+  }
+
+  function tabsHtml() {
+    const seats = (state.seats || []).map((s, i) => (Number.isInteger(s.seat) ? s.seat : i));
+    if (seats.length < 2) return "";
+    const own = watching ? seats[0] : shown;
+    const current = tab === null ? own : tab;
+    const buttons = [own, ...seats.filter((s) => s !== own)]
+      .map(
+        (s) =>
+          `<button type="button" role="tab" data-tab="${s}" aria-selected="${s === current}" class="${s === current ? "on" : ""}">${esc(
+            s === own && !watching ? t("table.tabYou") : nameOf(s),
+          )}</button>`,
+      )
+      .join("");
+    return `<nav class="board-tabs" role="tablist" aria-label="${esc(t("table.boards"))}" data-testid="board-tabs">${buttons}</nav>`;
+  }
+
+  // Others' boards compact (click to enlarge); on a phone only the chosen tab's board.
+  function layoutBoards() {
+    const boards = [...root.querySelectorAll("[data-board-seat]")];
+    if (!boards.length) return;
+    const own = watching ? Number(boards[0].dataset.boardSeat) : shown;
+    const current = tab === null ? own : tab;
+    for (const el of boards) {
+      const seat = Number(el.dataset.boardSeat);
+      const other = seat !== own;
+      el.classList.toggle("compact", other);
+      el.classList.toggle("tab-off", seat !== current);
+      if (other) {
+        el.title = t("table.enlarge");
+        if (!el.hasAttribute("tabindex")) el.tabIndex = 0;
+      }
+    }
+    for (const b of root.querySelectorAll("[data-tab]")) {
+      const on = Number(b.dataset.tab) === current;
+      b.classList.toggle("on", on);
+      b.setAttribute("aria-selected", String(on));
+    }
+  }
+
+  function drawZoom() {
+    const old = root.querySelector("[data-testid=board-zoom]");
+    if (old) old.remove();
+    if (zoom === null) return;
+    const board = root.querySelector(`[data-board-seat="${zoom}"]`);
+    const table = root.querySelector("[data-testid=table]");
+    if (!board || !table) {
+      zoom = null;
+      return;
+    }
+    const copy = board.cloneNode(true);
+    copy.classList.remove("compact", "tab-off");
+    copy.removeAttribute("tabindex");
+    copy.removeAttribute("title");
+    for (const el of [copy, ...copy.querySelectorAll("[id],[data-act],[data-ui]")]) {
+      el.removeAttribute("id");
+      el.removeAttribute("data-act");
+      el.removeAttribute("data-ui");
+    }
+    const overlay = document.createElement("div");
+    overlay.className = "board-zoom";
+    overlay.dataset.testid = "board-zoom";
+    overlay.dataset.closeZoom = "";
+    overlay.innerHTML = `<section class="board-zoom-inner panel" role="dialog" aria-modal="true" aria-label="${esc(nameOf(zoom))}">
+      <button type="button" class="board-zoom-close" data-close-zoom data-key="close-zoom">${esc(t("table.close"))}</button></section>`;
+    overlay.firstElementChild.appendChild(copy);
+    table.appendChild(overlay);
+    overlay.querySelector("[data-close-zoom]").focus();
+  }
+
   function render() {
+    if (!alive) return;
+    stats.redraws += 1;
     if (handoff !== null) {
       root.innerHTML = `<section class="panel handoff" data-testid="handoff"><h1>${esc(t("table.passTo", { name: nameOf(handoff) }))}</h1>
         <p>${esc(t("table.passHelp"))}</p><button type="button" class="primary" data-reveal data-key="reveal">${esc(t("table.reveal", { name: nameOf(handoff) }))}</button></section>`;
@@ -214,16 +514,21 @@ export async function showTable(root, id, { spectator }) {
     const canUndo = c.legal.some((a) => a.type === "undo");
     const myTurn = !watching && state.to_act.includes(shown);
     root.innerHTML = `
-    <div class="table ${esc(v.game)}" data-testid="table" data-version="${state.version}" data-seat="${shown ?? ""}">
+    <div class="table ${esc(v.game)} players-${(state.seats || []).length}" data-testid="table" data-version="${state.version}" data-seat="${shown ?? ""}">
       <section class="status" aria-live="polite">
         <h1 class="status-title">${esc(t(`game.${v.game}`))} <span class="muted">${esc(mod.roundText(c))}</span></h1>
         <p class="status-line" data-testid="status">${statusHtml()}</p>
         <div class="controls">
           ${!watching && canUndo ? `<button type="button" data-act='{"type":"undo"}' data-key="undo" data-testid="undo" title="U">${esc(t("table.undo"))}</button>` : ""}
           ${mod.controls(c)}
-          ${hintAvailable && myTurn ? `<button type="button" data-hint data-key="hint" class="${hintOn ? "on" : ""}">${esc(t("table.hint"))}</button>` : ""}
+          ${myTurn && !isOver() ? `<button type="button" data-hint data-key="hint" data-testid="hint" class="${hintOn ? "on" : ""}">${esc(t("table.hint"))}</button>` : ""}
+          ${paceHtml()}
         </div>
+        ${lastRoundHtml(c)}
+        <div class="playback${step ? " on" : ""}" data-playback>${playbackHtml()}</div>
+        ${coachHtml()}
       </section>
+      ${tabsHtml()}
       <div class="play">${mod.render(c)}</div>
       <aside class="side">
         <section class="panel scores"><h2>${esc(t("table.scores"))}</h2>${mod.scores(c)}</section>
@@ -239,9 +544,11 @@ export async function showTable(root, id, { spectator }) {
         if (wanted.has(canonical(JSON.parse(el.dataset.act)))) el.classList.add("hinted");
       }
     }
+    layoutBoards();
+    drawZoom();
     const logEl = root.querySelector("[data-log]");
     logEl.scrollTop = logEl.scrollHeight;
-    if (focused) {
+    if (focused && zoom === null) {
       const el = root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
       if (el) el.focus();
     }
@@ -258,14 +565,30 @@ export async function showTable(root, id, { spectator }) {
     </section></div>`;
   }
 
+  // ---------------------------------------------------------------- input
   function activate(el) {
-    if (el.dataset.act) {
+    if (el.dataset.refusal !== undefined) {
+      refuse(el);
+    } else if (el.getAttribute("aria-disabled") === "true") {
+      // unavailable and no reason given: nothing to do
+    } else if (el.dataset.act) {
       send(JSON.parse(el.dataset.act));
     } else if (el.dataset.ui) {
       mod.onUi(ui, el.dataset, ctx());
       render();
     } else if (el.dataset.hint !== undefined) {
       askHint();
+    } else if (el.dataset.skip !== undefined) {
+      skip();
+    } else if (el.dataset.tab !== undefined) {
+      tab = Number(el.dataset.tab);
+      layoutBoards();
+    } else if (el.dataset.closeZoom !== undefined) {
+      const back = zoom;
+      zoom = null;
+      drawZoom();
+      const board = root.querySelector(`[data-board-seat="${back}"]`);
+      if (board) board.focus();
     } else if (el.dataset.reveal !== undefined) {
       handoff = null;
       render();
@@ -275,12 +598,25 @@ export async function showTable(root, id, { spectator }) {
     }
   }
 
-  const SELECTOR = "[data-act],[data-ui],[data-hint],[data-close-end],[data-reveal]";
+  const SELECTOR = "[data-refusal],[aria-disabled=true],[data-act],[data-ui],[data-hint],[data-skip],[data-tab],[data-close-end],[data-close-zoom],[data-reveal]";
   function onClick(ev) {
     const el = ev.target.closest(SELECTOR);
     if (el && root.contains(el) && !el.disabled) {
+      if (el.classList.contains("board-zoom") && ev.target !== el) return; // inside the dialog
       ev.preventDefault();
       activate(el);
+      return;
+    }
+    const board = ev.target.closest("[data-board-seat].compact");
+    if (board && root.contains(board) && !board.closest(".board-zoom")) {
+      zoom = Number(board.dataset.boardSeat);
+      drawZoom();
+    }
+  }
+  function onChange(ev) {
+    if (ev.target.matches("[data-pace]")) {
+      setPace(ev.target.value);
+      if (pace() === 0) skip();
     }
   }
   function onKey(ev) {
@@ -291,9 +627,19 @@ export async function showTable(root, id, { spectator }) {
       activate(el);
       return;
     }
+    const board = ev.target.closest && ev.target.closest("[data-board-seat].compact");
+    if (board && (ev.key === "Enter" || ev.key === " ")) {
+      ev.preventDefault();
+      zoom = Number(board.dataset.boardSeat);
+      drawZoom();
+      return;
+    }
     if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
     const k = ev.key.toLowerCase();
-    if (k === "u") {
+    if (k === "escape" && zoom !== null) {
+      zoom = null;
+      drawZoom();
+    } else if (k === "u") {
       const b = root.querySelector('[data-key="undo"]');
       if (b) send({ type: "undo" });
     } else if (k === "e") {
@@ -304,6 +650,7 @@ export async function showTable(root, id, { spectator }) {
     }
   }
   root.addEventListener("click", onClick);
+  root.addEventListener("change", onChange);
   document.addEventListener("keydown", onKey);
 
   function setConn(status) {
@@ -312,24 +659,29 @@ export async function showTable(root, id, { spectator }) {
     conn.textContent = t(status === "online" ? "conn.online" : "conn.offline");
     conn.className = `conn ${status}`;
     conn.dataset.status = status;
-    if (status === "online") resync();
+    // back online: the socket's first push is the state now (and the log catches up from it)
   }
 
   const socket = new LiveSocket(id, tokenOf(watching ? null : mine[0]), {
-    onState: (payload) => accept(payload).catch((err) => console.error(err)),
+    onState: onPush,
     onStatus: setConn,
+    onResync,
   });
   window.gladeSocket = socket;
   const social = mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf });
 
   mod.syncUi(ui, ctx());
   render();
-  refreshLog();
+  loadLog();
   return {
     unmount() {
+      alive = false;
       socket.close();
       social.unmount();
+      if (wake) wake();
+      pending.length = 0;
       root.removeEventListener("click", onClick);
+      root.removeEventListener("change", onChange);
       document.removeEventListener("keydown", onKey);
       conn.hidden = true;
     },
