@@ -26,7 +26,7 @@ from web_support import (
     wait_version_above,
 )
 
-NAMES = {"en": "Ana", "ko": "하나", "zh": "小明"}
+NAMES = {"en": "Ana", "ko": "하나", "zh": "小明", "other": "Bo"}
 
 
 def page_t(page: Page, key: str, params: dict[str, Any] | None = None) -> str:
@@ -332,6 +332,10 @@ STEP_PROBE = """async ([gid, index, seat]) => {
     stepCards: [...box.querySelectorAll('.hcard.step')].map((e) => e.dataset.card || ''),
     seats: [...box.querySelectorAll('[data-board-seat]')].map((e) => Number(e.dataset.boardSeat)),
     line: h.describeLog(entry, c),
+    animation: (() => {
+      const drop = box.querySelector('.cell.step .drop');
+      return drop ? getComputedStyle(drop).animationName : null;
+    })(),
   };
   box.remove();
   return out;
@@ -361,10 +365,16 @@ def test_a_played_back_step_marks_what_it_changed(server: Server, browser: Brows
         assert sorted(got["seats"]) == [0, 1]
         assert got["boardMarked"], kind
         a = entry["action"]
-        if kind == "place_token" or kind == "place_cube":
+        if kind in ("place_token", "place_cube"):
             assert got["stepCells"] == got["stepCellsOnBoard"] == [a["cell"]]
         else:
             assert got["stepCells"] == []
+        if kind == "place_token":
+            # the token placed drops gently onto its cell, and stays still for reduced motion
+            assert got["animation"] == "h-drop"
+            page.emulate_media(reduced_motion="reduce")
+            assert page.evaluate(STEP_PROBE, [gid, index, 0])["animation"] == "none"
+            page.emulate_media(reduced_motion="no-preference")
         if kind == "take_tokens":
             assert got["spaces"] == [a["space"]]
             taken = [re.search(r"tok-(\w+)", c).group(1) for c in got["taken"]]  # type: ignore[union-attr]
@@ -475,29 +485,75 @@ def test_every_board_fits_the_screen(
     context.close()
 
 
+def play_to_the_end_by_api(server: Server, names: list[str], seed: int) -> str:
+    """A table of humans played to its end with random legal moves through the API."""
+    seats = [{"kind": "human", "name": n} for n in names]
+    body = httpx.post(
+        f"{server.url}/api/games",
+        json={"game": "harmonies", "options": {"players": len(names)}, "seats": seats},
+        timeout=10,
+    ).json()
+    gid, tokens = body["id"], [s["token"] for s in body["seats"]]
+    rng = random.Random(seed)
+    with httpx.Client(base_url=server.url, timeout=20) as c:
+        st = c.get(f"/api/games/{gid}").json()
+        while st["to_act"]:
+            auth = {"Authorization": f"Bearer {tokens[st['to_act'][0]]}"}
+            st = c.get(f"/api/games/{gid}", headers=auth).json()
+            moves = [a for a in st["legal_actions"] if a["type"] not in ("undo", "take_card")]
+            r = c.post(
+                f"/api/games/{gid}/actions",
+                json={"action": rng.choice(moves), "version": st["version"]},
+                headers=auth,
+            )
+            assert r.status_code == 200, r.text
+            st = r.json()
+    return str(gid)
+
+
 def test_the_end_screen_says_why_the_game_ended(server: Server, browser: Browser) -> None:
-    """A two-player game whose end the engine triggered: the end screen names who and why, the
+    """A finished two-player game: the end screen names who triggered the end and why, the
     winner and the tie-break, in English and Korean."""
+    gid = play_to_the_end_by_api(server, ["Ana", "Bo"], 5)
     context, page, watch = new_page(browser, 1280, 800)
-    create_from_lobby(page, server.url, "harmonies", ["greedy", "greedy"])
-    page.wait_for_selector("[data-testid=end-screen]", timeout=240000)
-    gid = page.url.split("/")[-1].split("#")[0].split("?")[0]
+    page.goto(f"{server.url}/?game={gid}")
+    end = page.locator("[data-testid=end-screen]")
+    expect(end).to_be_visible()
     view = state(server, gid)["view"]
     trig = view["end_trigger"]
-    names = page.locator(".breakdown thead th").all_inner_texts()
-    who = names[trig["seat"]].replace("▶ ", "").strip()
+    who = ["Ana", "Bo"][trig["seat"]]
     want = [
         page_t(page, f"h.end.{r}", {"name": who, "n": trig["empty_cells"]}) for r in trig["reasons"]
     ]
-    end = page.locator("[data-testid=end-screen]")
     expect(end.locator("[data-testid=end-why]")).to_have_text(want)
-    expect(end.locator("[data-testid=tiebreak]")).to_be_visible()
-    scores = view["result"]["scores"]
+    assert who in want[0]
+    result = view["result"]
+    winner = ["Ana", "Bo"][result["winners"][0]]
+    if len(result["winners"]) == 1:
+        expect(end.locator("[data-testid=winner]")).to_have_text(
+            page_t(page, "end.winner", {"name": winner})
+        )
+    scores = result["scores"]
+    tie = end.locator("[data-testid=tiebreak]")
     if scores[0] != scores[1]:
-        expect(end.locator("[data-testid=tiebreak]")).to_have_text(page_t(page, "h.end.noTie"))
+        expect(tie).to_have_text(page_t(page, "h.end.noTie"))
+    else:
+        expect(tie).to_contain_text(winner if len(result["winners"]) == 1 else "")
+    # the breakdown and the tie-break row (animal cubes placed)
+    totals = [int(end.locator(f"[data-total-seat='{s}']").inner_text()) for s in (0, 1)]
+    assert totals == scores
+    cubes = end.locator(".tiebreak-row td").all_inner_texts()
+    assert [int(x) for x in cubes] == result["tiebreak"]
     shot(page, "harmonies-page-end-2p.png", full_page=False)
     page.select_option("#lang-select", "ko")
-    expect(end.locator("[data-testid=end-why]").first).to_contain_text("게임이 끝났습니다")
+    expect(page.locator("html")).to_have_attribute("lang", "ko")
+    expect(end.locator("[data-testid=end-why]")).to_have_text(
+        [
+            page_t(page, f"h.end.{r}", {"name": who, "n": trig["empty_cells"]})
+            for r in trig["reasons"]
+        ]
+    )
+    assert english_words(page) == [], english_words(page)
     page.select_option("#lang-select", "en")
     assert watch.errors == []
     context.close()
