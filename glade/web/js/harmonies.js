@@ -32,7 +32,15 @@ const tokenWords = (tokens) => tokens.map((c) => `${GLYPH[c] || ""} ${colourName
 const act = (a) => esc(JSON.stringify(a));
 const refusalOf = (c, kind) => (c.view.refusals || {})[kind] || null;
 const refusalAttrs = (r) => (r ? ` aria-disabled="true" data-refusal="${esc(JSON.stringify({ code: r.code, params: r.params || {} }))}"` : "");
-const refusalText = (r) => refusal(r.code, r.params || {}, r.code);
+const refusalText = (r) => refusal(r.code, refusalParams(r.code, r.params), r.code);
+
+// A refusal's params as the page shows them: a cell by the board's coordinates ("C4", not "2,2").
+// For the shell to pass through before i18n's refusal() builds the sentence.
+export function refusalParams(code, params) {
+  const out = { ...(params || {}) };
+  if (typeof out.cell === "string" && /^-?\d+,-?\d+$/.test(out.cell)) out.cell = cellLabel(out.cell);
+  return out;
+}
 
 // What a seat's view shows that the other players may not see: its face-down spirit offer.
 export function hasSecret(view) {
@@ -289,7 +297,7 @@ function habitatSvg(card, { size = 13, big = false } = {}) {
   const cells = card.cells.map((cell) => [cell.q, cell.r]);
   // one frame size for every card, so that a habitat's cells are drawn at the same scale
   const [bx, by, bw, bh] = viewBox(cells, size, 2);
-  const frame = big ? 5.6 : 4.4;
+  const frame = big ? 5.6 : 4;
   const w = Math.max(bw, size * frame);
   const h = Math.max(bh, size * frame);
   const x = bx - (w - bw) / 2;
@@ -314,7 +322,8 @@ function habitatWords(card) {
   return card.cells.map(cellWords).join(", ");
 }
 
-// The enlarged card shown on hover, focus or tap of its picture: the habitat with every
+// The enlarged card shown on hover, focus or tap of its picture (a focusable span, not a button:
+// it acts on nothing): the habitat with every
 // height, the cube's cell, and the point track, large.
 function zoomHtml(id, placed) {
   const card = CARDS[id];
@@ -329,7 +338,7 @@ function zoomHtml(id, placed) {
   }
   const words = card.cells.map((cell) => `<li>${esc(cellWords(cell))}</li>`).join("");
   return `<div class="hcard-zoom" role="tooltip" data-testid="card-zoom">
-    <h3>${esc(cardName(id))}</h3>${habitatSvg(card, { size: 30, big: true })}<ul class="habitat-words">${words}</ul>${track}</div>`;
+    <h4 class="zoom-title">${esc(cardName(id))}</h4>${habitatSvg(card, { size: 30, big: true })}<ul class="habitat-words">${words}</ul>${track}</div>`;
 }
 
 // A card: its name, its habitat drawn from the card data, and its point track with the cubes on it.
@@ -351,7 +360,7 @@ function cardHtml(id, { placed = null, left = null, buttons = "", selected = fal
   return `<article class="hcard ${card.spirit ? "spirit" : "animal"} land-${esc(card.cube_on || "any")} ${selected ? "selected" : ""} ${cls}" data-card="${esc(id)}"
     aria-label="${esc(`${cardName(id)}: ${habitatWords(card)}`)}">
     <h3>${esc(cardName(id))}</h3>
-    <button type="button" class="zoom" data-key="${esc(zoomKey)}" data-zoom="${esc(id)}" aria-label="${esc(t("h.enlarge", { card: cardName(id) }))}">${habitatSvg(card)}</button>
+    <span class="zoom" role="button" tabindex="0" data-key="${esc(zoomKey)}" data-zoom="${esc(id)}" aria-label="${esc(t("h.enlarge", { card: cardName(id) }))}">${habitatSvg(card)}</span>
     ${zoomHtml(id, placed)}${track}${cubesLeft}${buttons ? `<div class="card-buttons">${buttons}</div>` : ""}</article>`;
 }
 
@@ -386,7 +395,7 @@ function centralHtml(c, marks) {
     .join("");
   const solo = v.players === 1 ? ` · ${esc(t("h.outOfGame", { n: v.out_of_game }))}` : "";
   return `<section class="panel central" aria-labelledby="central-title">
-    <h2 id="central-title">${esc(t("h.central"))} <span class="muted pouch" data-testid="pouch">${esc(t("h.pouch", { n: v.pouch.count }))}${solo}</span></h2>
+    <div class="central-head"><h2 id="central-title">${esc(t("h.central"))}</h2><span class="muted pouch" data-testid="pouch">${esc(t("h.pouch", { n: v.pouch.count }))}${solo}</span></div>
     <div class="spaces">${spaces}</div>
   </section>`;
 }
@@ -466,7 +475,7 @@ function heldLines(c, board, seat, marks) {
     }
     const cls = `${held.spirit ? "spirit" : "animal"} land-${card.cube_on || "any"}${held.complete ? " complete" : ""}${marks.seat === seat && marks.cards.has(held.card) ? " step" : ""}`;
     const label = held.spirit ? cardName(held.card) : `${cardName(held.card)}: ${t("h.cubesLeft", { n: held.cubes_left })}`;
-    return `<li class="hline hcard ${cls}" data-card="${esc(held.card)}"><button type="button" class="zoom" data-key="zoom-line-${seat}-${esc(held.card)}" data-zoom="${esc(held.card)}" aria-label="${esc(`${label}. ${t("h.enlarge", { card: cardName(held.card) })}`)}">${esc(cardName(held.card))}</button>${zoomHtml(held.card, placed)}<span class="mini-track">${track}</span></li>`;
+    return `<li class="hline hcard ${cls}" data-card="${esc(held.card)}"><span class="zoom" role="button" tabindex="0" data-key="zoom-line-${seat}-${esc(held.card)}" data-zoom="${esc(held.card)}" aria-label="${esc(`${label}. ${t("h.enlarge", { card: cardName(held.card) })}`)}">${esc(cardName(held.card))}</span>${zoomHtml(held.card, placed)}<span class="mini-track">${track}</span></li>`;
   });
   return `<ul class="held-lines">${lines.join("")}</ul>`;
 }
