@@ -46,7 +46,7 @@ from .data import (
     W,
 )
 from .refusals import bad_input, refuse
-from .scoring import board_breakdown, board_total, solo_suns
+from .scoring import board_breakdown, board_total, solo_sun_parts, solo_suns
 
 
 # ====================================================================== action space
@@ -256,6 +256,7 @@ class HarmoniesGame(Game):
         "turn",
         "turn_start",
         "end_triggered",
+        "trigger",
         "over",
         "out",
         "discards",
@@ -280,6 +281,9 @@ class HarmoniesGame(Game):
     turn: int  # turns completed
     turn_start: int  # log index where the current turn began
     end_triggered: bool
+    # who triggered the end and why ("board": two or fewer empty cells, "pouch": a refill found
+    # the pouch short), None before; set once, at the end of the triggering turn
+    trigger: tuple[int, tuple[str, ...]] | None
     over: bool
     out: int  # tokens that left the game (solo)
     discards: list[int]  # animal cards discarded in solo
@@ -332,6 +336,7 @@ class HarmoniesGame(Game):
         g.turn = 0
         g.turn_start = 0
         g.end_triggered = False
+        g.trigger = None
         g.over = False
         g.out = 0
         g.discards = []
@@ -389,6 +394,7 @@ class HarmoniesGame(Game):
         g.turn = self.turn
         g.turn_start = self.turn_start
         g.end_triggered = self.end_triggered
+        g.trigger = self.trigger
         g.over = self.over
         g.out = self.out
         g.discards = self.discards[:]
@@ -582,6 +588,7 @@ class HarmoniesGame(Game):
         chance: Any = None
         if code < sp.PLACE:
             self.hand = list(self.central[code])
+            chance = self.central[code]  # the tokens taken, public: the log names their colours
             self.central[code] = ()
             self.took = True
             self.emptied = code
@@ -591,6 +598,7 @@ class HarmoniesGame(Game):
             b.place(color, cell)
         elif code < sp.CUBE:
             slot = code - sp.CARD
+            chance = (self.row[slot],)  # the card taken, public: the log names it
             b.cards.append((self.row[slot], 0))
             self.row[slot] = -1
             self.took_card = True
@@ -624,6 +632,7 @@ class HarmoniesGame(Game):
 
     def _end_turn(self, b: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
         drawn: tuple[int, ...] = ()
+        reasons: list[str] = []
         if self.solo:
             for tokens in self.central:
                 self.out += len(tokens)
@@ -632,17 +641,21 @@ class HarmoniesGame(Game):
                 drawn = sum(self.central, ())
             else:
                 self.central = [(), (), ()]
-                self.end_triggered = True
+                reasons.append("pouch")
         elif len(self.pouch) >= 3:
             self.central[self.emptied] = drawn = self._draw_tokens(3)
         else:
-            self.end_triggered = True
+            reasons.append("pouch")
         new_cards = []
         for slot, card in enumerate(self.row):
             if card < 0 and self.deck:
                 self.row[slot] = self.deck.pop()
                 new_cards.append(self.row[slot])
         if b.empty_cells() <= 2:
+            reasons.append("board")
+        if reasons:
+            if not self.end_triggered:
+                self.trigger = (self.current, tuple(reasons))
             self.end_triggered = True
         self.turn += 1
         self.current = (self.current + 1) % self.players
@@ -730,6 +743,8 @@ class HarmoniesGame(Game):
                 "took_card": self.took_card,
                 "discarded": self.discarded,
                 "end_triggered": self.end_triggered,
+                "end_trigger": self._trigger_json(),
+                "refusals": self._refusals_json(),
                 "out_of_game": self.out,
                 "discards": [CARDS[c].id for c in self.discards],
                 "choosing_spirit": [s for s in range(self.players) if self.boards[s].offer],
@@ -737,12 +752,60 @@ class HarmoniesGame(Game):
         )
         if seat is not None and self.boards[seat].offer:
             out["spirit_offer"] = [CARDS[c].id for c in self.boards[seat].offer]
+        if self.solo:
+            b = self.boards[0]
+            parts = solo_sun_parts(b.total(), self.side, b.spirit)
+            # with spirits, the spirit modifier is unknown until the spirit is chosen
+            parts["spirit_known"] = not self.spirits or b.spirit >= 0
+            out["solo_suns"] = parts
+        return out
+
+    def _trigger_json(self) -> dict[str, Any] | None:
+        """Who triggered the end of the game and why, for the "last round" line and end screen."""
+        if self.trigger is None:
+            return None
+        seat, reasons = self.trigger
+        return {
+            "seat": seat,
+            "reason": reasons[0],
+            "reasons": list(reasons),
+            "empty_cells": self.boards[seat].empty_cells(),
+        }
+
+    def _refusals_json(self) -> dict[str, dict[str, Any]]:
+        """Why the current player cannot now take tokens, take or discard a card, or end the
+        turn (only the kinds refused; their refusal code and params), so a page can show those
+        controls unavailable with the reason instead of hiding them."""
+        if self.over:
+            return {}
+        sp = self.space
+        seat = self.current
+        probes = {
+            "take_tokens": next((i for i, t in enumerate(self.central) if t), 0),
+            "take_card": sp.CARD + next((i for i, c in enumerate(self.row) if c >= 0), 0),
+            "end_turn": sp.END,
+        }
+        if self.solo:
+            probes["discard_card"] = sp.DISCARD + next(
+                (i for i, c in enumerate(self.row) if c >= 0), 0
+            )
+        out: dict[str, dict[str, Any]] = {}
+        for kind, code in probes.items():
+            why = self.why_illegal(seat, code)
+            if why is not None:
+                out[kind] = {"code": why.code, "params": why.params}
         return out
 
     def describe_chance(self, entry: tuple[int, int, Any], seat: int | None) -> Any:
         chance = entry[2]
         if chance is None:
             return None
+        code = entry[1]
+        sp = self.space
+        if code < sp.PLACE:  # take_tokens: the colours taken from the central space
+            return {"taken": [COLORS[c] for c in chance]}
+        if code < sp.CUBE:  # take_card: the card taken from the row
+            return {"card": CARDS[chance[0]].id}
         if len(chance) == 1:  # a solo discard replaced from the draw pile
             return {"cards": [CARDS[chance[0]].id]}
         tokens, cards = chance
@@ -781,6 +844,9 @@ class HarmoniesGame(Game):
             "turn": self.turn,
             "turn_start": self.turn_start,
             "end_triggered": self.end_triggered,
+            "end_trigger": None
+            if self.trigger is None
+            else [self.trigger[0], list(self.trigger[1])],
             "over": self.over,
             "out": self.out,
             "discards": self.discards[:],
@@ -820,9 +886,17 @@ class HarmoniesGame(Game):
             g.turn_start = int(data["turn_start"])
             g.end_triggered = bool(data["end_triggered"])
             g.over = bool(data["over"])
+            trigger = data.get("end_trigger")
+            if trigger is not None:
+                g.trigger = (int(trigger[0]), tuple(str(r) for r in trigger[1]))
             g.out = int(data["out"])
             g.discards = [int(c) for c in data["discards"]]
             g.log = [(int(s), int(c), _chance_tuple(x)) for s, c, x in data["log"]]
+            if (g.end_triggered and trigger is None) or _old_log(g):
+                # a save from before the trigger and the taken tokens were kept: rebuilt from its log
+                again = cls.replay(g.seed, g.options, g.log, checked=False)
+                g.trigger = again.trigger
+                g.log = again.log
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise bad_input("save.damaged", detail=str(exc)) from None
         return g
@@ -833,6 +907,12 @@ def _dealt_spirits(seed: int, players: int) -> list[tuple[int, int]]:
     """The two Nature's Spirits each seat is dealt face down at set-up."""
     pile = shuffled(seed, "spirits", list(SPIRITS))
     return [(pile.pop(), pile.pop()) for _ in range(players)]
+
+
+def _old_log(g: HarmoniesGame) -> bool:
+    """True if a loaded log lacks the taken tokens or card that moves now record."""
+    sp = g.space
+    return any(x is None and (c < sp.PLACE or sp.CARD <= c < sp.CUBE) for _, c, x in g.log)
 
 
 def _chance_json(chance: Any) -> Any:

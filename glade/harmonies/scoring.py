@@ -264,16 +264,32 @@ def board_breakdown(
     return out
 
 
-def solo_suns(total: int, side: str, spirit: int) -> int:
-    """Suns of a solo game (facts §6): score thresholds + side + Nature's Spirit modifier."""
-    suns = 0
+def solo_sun_parts(total: int, side: str, spirit: int) -> dict[str, int | None]:
+    """The parts of a solo game's suns (facts §6): ``score`` (suns from the score's threshold),
+    ``side`` and ``spirit`` (the modifiers; ``spirit`` is the no-spirit bonus when ``spirit`` < 0),
+    ``next`` (the score of the next threshold, None above the last) and ``suns`` (their sum)."""
+    from_score = 0
+    upcoming: int | None = None
     for threshold, value in SOLO_SUNS["score_thresholds"]:
         if total >= threshold:
-            suns = int(value)
-    suns += int(SOLO_SUNS["side_modifier"][side])
+            from_score = int(value)
+        elif upcoming is None:
+            upcoming = int(threshold)
+    side_mod = int(SOLO_SUNS["side_modifier"][side])
     category = CARDS[spirit].category if spirit >= 0 else "none"
-    suns += int(SOLO_SUNS["spirit_modifier"][category or "none"])
-    return suns
+    spirit_mod = int(SOLO_SUNS["spirit_modifier"][category or "none"])
+    return {
+        "score": from_score,
+        "side": side_mod,
+        "spirit": spirit_mod,
+        "next": upcoming,
+        "suns": from_score + side_mod + spirit_mod,
+    }
+
+
+def solo_suns(total: int, side: str, spirit: int) -> int:
+    """Suns of a solo game (facts §6): score thresholds + side + Nature's Spirit modifier."""
+    return int(solo_sun_parts(total, side, spirit)["suns"] or 0)
 
 
 # ------------------------------------------------------------------ JSON boards
@@ -459,6 +475,7 @@ __all__ = [
     "river_score",
     "score_board",
     "score_parts",
+    "solo_sun_parts",
     "solo_suns",
     "spirit_points",
 ]

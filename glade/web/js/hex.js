@@ -4,6 +4,15 @@ export const COLORS = ["blue", "gray", "brown", "green", "yellow", "red"];
 export const GLYPH = { blue: "≈", gray: "▲", brown: "▮", green: "♣", yellow: "✿", red: "⌂", "*": "✱" };
 export const SQ3 = Math.sqrt(3);
 
+// The board's coordinate system, as printed on every cell: a column letter (left to right) and a
+// row number (top to bottom within the column), from the axial cell "q,r" (odd-q offset rows).
+const LETTERS = "ABCDEFGHIJ";
+export function cellLabel(name) {
+  const [q, r] = String(name).split(",").map(Number);
+  if (!Number.isInteger(q) || !Number.isInteger(r) || q < 0 || q >= LETTERS.length) return String(name);
+  return `${LETTERS[q]}${r + (q - (q & 1)) / 2 + 1}`;
+}
+
 export function centre(q, r, size) {
   return [size * 1.5 * q, size * SQ3 * (r + q / 2)];
 }
@@ -34,31 +43,38 @@ export function viewBox(cells, size, margin = 4) {
 }
 
 // One token as a coin seen slightly from above; `colour` "*" is a building base (red, brown or gray).
-function coin(cx, cy, size, colour, showGlyph) {
+function coin(cx, cy, size, colour, showGlyph, cls = "") {
   const rx = size * 0.62;
   const ry = size * 0.33;
   const depth = size * 0.16;
   const fill = colour === "*" ? "url(#tok-any)" : `var(--tok-${colour})`;
   const side = colour === "*" ? "var(--tok-any-side)" : `var(--tok-${colour}-side)`;
-  let out = `<ellipse cx="${cx.toFixed(1)}" cy="${(cy + depth).toFixed(1)}" rx="${rx.toFixed(1)}" ry="${ry.toFixed(1)}" fill="${side}" stroke="var(--tok-edge)" stroke-width="0.8"/>`;
+  let out = cls ? `<g class="${cls}">` : "";
+  out += `<ellipse cx="${cx.toFixed(1)}" cy="${(cy + depth).toFixed(1)}" rx="${rx.toFixed(1)}" ry="${ry.toFixed(1)}" fill="${side}" stroke="var(--tok-edge)" stroke-width="0.8"/>`;
   out += `<rect x="${(cx - rx).toFixed(1)}" y="${cy.toFixed(1)}" width="${(2 * rx).toFixed(1)}" height="${depth.toFixed(1)}" fill="${side}"/>`;
   out += `<ellipse cx="${cx.toFixed(1)}" cy="${cy.toFixed(1)}" rx="${rx.toFixed(1)}" ry="${ry.toFixed(1)}" fill="${fill}" stroke="var(--tok-edge)" stroke-width="0.8"/>`;
+  // a soft highlight on the top face gives the token its depth
+  out += `<ellipse cx="${(cx - rx * 0.25).toFixed(1)}" cy="${(cy - ry * 0.3).toFixed(1)}" rx="${(rx * 0.5).toFixed(1)}" ry="${(ry * 0.4).toFixed(1)}" fill="#fff" opacity="0.18"/>`;
   if (showGlyph) {
     const ink = colour === "yellow" || colour === "*" ? "#3a2f00" : "#fff";
     out += `<text x="${cx.toFixed(1)}" y="${(cy + size * 0.02).toFixed(1)}" font-size="${(size * 0.42).toFixed(1)}" fill="${ink}" text-anchor="middle" dominant-baseline="central" class="glyph">${GLYPH[colour]}</text>`;
   }
+  if (cls) out += "</g>";
   return out;
 }
 
 // A whole stack, bottom to top, every token visible; a height number when it is 2 or more.
-export function stack(cx, cy, size, tokens, { badge = true } = {}) {
+// `badge`: true (2 or more), "always" (every height, for an enlarged card) or false; `topClass`:
+// a class on the top token (the placement animation).
+export function stack(cx, cy, size, tokens, { badge = true, topClass = "" } = {}) {
   let out = "";
   const step = size * 0.27;
   const base = cy + size * 0.22 + ((tokens.length - 1) * step) / 2;
   tokens.forEach((colour, i) => {
-    out += coin(cx, base - i * step, size, colour, i === tokens.length - 1);
+    const top = i === tokens.length - 1;
+    out += coin(cx, base - i * step, size, colour, top, top ? topClass : "");
   });
-  if (badge && tokens.length > 1) {
+  if ((badge === "always" && tokens.length) || (badge && tokens.length > 1)) {
     const bx = cx + size * 0.62;
     const by = cy + size * 0.55;
     out += `<circle cx="${bx.toFixed(1)}" cy="${by.toFixed(1)}" r="${(size * 0.2).toFixed(1)}" fill="#fff" stroke="#555" stroke-width="0.8"/>`;
