@@ -1,15 +1,24 @@
 """Steps per second of the RL environments against raw engine actions per second.
 
-    PYTHONPATH=. python benchmarks/rl_speed.py [--games N] [--rounds R] [--seed S]
+    PYTHONPATH=. python benchmarks/rl_speed.py [--games N] [--rounds R] [--seed S] [--clock C]
 
 For each configuration it measures, in rounds of back-to-back runs: the engine's random-play
-speed (``glade.core.bench.run_bench``); the loop ``docs/rl.md`` shows (``last()`` then
-``step(env.sample_legal())``, the ``documented loop`` figure); the AEC environment (``last()`` then a random legal
-``step()`` per move, the choice read from the mask through a bool view, as docs/rl.md advises,
-and again read straight from the int8 mask, the ``int8 mask read`` figure); and the batched
-runner (64 games, one ``step`` per batch, the choice from ``runner.legal``). Each figure includes
-choosing the random move, as the engine's does. Speeds are the best round's; ratios are the
-medians of the rounds' ratios. The last line is one JSON object.
+speed (the loop of ``glade.core.bench.run_bench``, ``glade bench``); the loop ``docs/rl.md``
+shows for the AEC environment (``for agent in env.agent_iter()``, ``last()``, then
+``step(env.sample_legal())``, the ``documented loop`` figure); the parallel environment's
+documented loop (``sample_legal(agent, observation)`` for every agent, one ``step`` per move);
+the AEC environment with the move read from the mask (through a bool view, as docs/rl.md
+advises, and straight from the int8 mask, the ``int8 mask read`` figure); and the batched
+runner (64 games, one ``step`` per batch, the choice from ``runner.legal``). For 1-player
+Harmonies it also runs the Gymnasium environment made from the registered id
+(``gymnasium.make("glade/HarmoniesSolo-v0")``, ``step(env.unwrapped.sample_legal())``), with
+raw and with normalised observations. Each figure includes choosing the random move, as the
+engine's does.
+
+``--clock cpu`` (the default) times each run by the process's CPU time (``time.process_time``),
+which other jobs on a shared machine disturb far less than wall time (``--clock wall``). Speeds
+are the best round's; ratios are the medians of the rounds' ratios (each round runs the engine
+and every loop back to back). The last line is one JSON object.
 """
 
 from __future__ import annotations
@@ -21,10 +30,17 @@ import statistics
 import time
 from typing import Any
 
-from glade.core.bench import run_bench
+import gymnasium
+
+import glade.rl
+from glade import new_game
 from glade.rl import VectorGames
 from glade.rl.aec import GladeAECEnv
 from glade.rl.encoders import make_encoder
+from glade.rl.parallel import GladeParallelEnv
+
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+clock = time.process_time  # set by --clock
 
 CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("harmonies", {"players": 1}),
@@ -33,6 +49,31 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
     ("living-forest", {"players": 2}),
     ("living-forest", {"players": 4}),
 ]
+
+
+def engine_actions_per_s(game: str, options: dict[str, Any], games: int, seed: int) -> float:
+    """The engine's random play, the loop of ``glade.core.bench.run_bench`` (the same choice of
+    seat and move and the same mid-game copy), timed by ``clock``."""
+    rng = random.Random(seed)
+    actions = 0
+    start = clock()
+    for i in range(games):
+        state = new_game(game, seed=seed + i, **options)
+        mid = rng.randrange(20, 60)
+        n = 0
+        while not state.is_over:
+            to_act = state.to_act
+            seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
+            ids = state.legal_action_ids(seat)
+            if not ids:  # a seat that may only undo (to_act[0] always has a move)
+                seat = to_act[0]
+                ids = state.legal_action_ids(seat)
+            state.apply_action_id(seat, rng.choice(ids), checked=True)
+            n += 1
+            if n == mid:
+                state = state.copy()
+        actions += n
+    return actions / (clock() - start)
 
 
 def play_documented(env: GladeAECEnv, games: int, seed: int) -> int:
@@ -54,9 +95,39 @@ def play_documented(env: GladeAECEnv, games: int, seed: int) -> int:
 def documented_steps_per_s(game: str, options: dict[str, Any], games: int, seed: int) -> float:
     """Full games with the documented loop, in steps per second."""
     env = GladeAECEnv(make_encoder(game, **options))
-    start = time.perf_counter()
+    start = clock()
     steps = play_documented(env, games, seed)
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
+
+
+def parallel_steps_per_s(game: str, options: dict[str, Any], games: int, seed: int) -> float:
+    """Full games with the parallel environment's documented loop, in steps per second."""
+    env = GladeParallelEnv(GladeAECEnv(make_encoder(game, **options)))
+    steps = 0
+    start = clock()
+    for g in range(games):
+        observations, _infos = env.reset(seed=seed + g)
+        while env.agents:
+            actions = {a: env.sample_legal(a, observations[a]) for a in env.agents}
+            observations, _r, _te, _tr, _i = env.step(actions)
+            steps += 1
+    return steps / (clock() - start)
+
+
+def solo_steps_per_s(games: int, seed: int, normalize: bool) -> float:
+    """Full games of the registered Gymnasium solo env (``docs/rl.md``'s loop), steps per second."""
+    env = gymnasium.make(glade.rl.SOLO_ID, normalize=normalize)
+    sample = env.unwrapped.sample_legal  # type: ignore[attr-defined]
+    steps = 0
+    start = clock()
+    for g in range(games):
+        env.reset(seed=seed + g)
+        while True:
+            _obs, _reward, terminated, truncated, _info = env.step(sample())
+            steps += 1
+            if terminated or truncated:
+                break
+    return steps / (clock() - start)
 
 
 def play_aec(env: GladeAECEnv, games: int, seed: int, bool_view: bool = True) -> int:
@@ -84,9 +155,9 @@ def aec_steps_per_s(
 ) -> float:
     """Full games through the AEC interface, in steps per second."""
     env = GladeAECEnv(make_encoder(game, **options))
-    start = time.perf_counter()
+    start = clock()
     steps = play_aec(env, games, seed, bool_view)
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
 def vector_steps_per_s(
@@ -97,49 +168,45 @@ def vector_steps_per_s(
     rng = random.Random(seed)
     runner.reset()
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     while len(runner.finished) < games:
         runner.step([rng.choice(ids) for ids in runner.legal])
         steps += batch
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
 def measure(
     game: str, options: dict[str, Any], games: int, rounds: int, seed: int
 ) -> dict[str, Any]:
-    """Rounds of engine, AEC (the agent reading the mask through a bool view, then straight from
-    the int8 array) and runner back to back; the ratios are the medians of each round's ratios
-    (the machine is shared, so a round's figures meet the same load), the speeds the best
-    round's."""
+    """Rounds of the engine and every loop back to back; the ratios are the medians of each
+    round's ratios to that round's engine (the machine is shared, so a round's figures meet the
+    same load), the speeds the best round's."""
+    loops: dict[str, Any] = {
+        "documented": lambda: documented_steps_per_s(game, options, games, seed),
+        "parallel": lambda: parallel_steps_per_s(game, options, games, seed),
+        "aec": lambda: aec_steps_per_s(game, options, games, seed),
+        "aec_int8_read": lambda: aec_steps_per_s(game, options, games, seed, bool_view=False),
+        "vector": lambda: vector_steps_per_s(game, options, games, seed),
+    }
+    if game == "harmonies" and options.get("players") == 1:
+        loops["gym_solo"] = lambda: solo_steps_per_s(games, seed, normalize=False)
+        loops["gym_solo_normalized"] = lambda: solo_steps_per_s(games, seed, normalize=True)
     engine: list[float] = []
-    aec: list[float] = []
-    aec_int8: list[float] = []
-    vec: list[float] = []
-    documented: list[float] = []
+    speeds: dict[str, list[float]] = {name: [] for name in loops}
     for _ in range(rounds):
-        engine.append(run_bench(game, games, seed, options)["actions_per_s"])
-        documented.append(documented_steps_per_s(game, options, games, seed))
-        aec.append(aec_steps_per_s(game, options, games, seed))
-        aec_int8.append(aec_steps_per_s(game, options, games, seed, bool_view=False))
-        vec.append(vector_steps_per_s(game, options, games, seed))
-    return {
+        engine.append(engine_actions_per_s(game, options, games, seed))
+        for name, loop in loops.items():
+            speeds[name].append(loop())
+    row: dict[str, Any] = {
         "game": game,
         "options": options,
         "engine_actions_per_s": round(max(engine)),
-        "documented_steps_per_s": round(max(documented)),
-        "documented_ratio": round(
-            statistics.median(d / e for d, e in zip(documented, engine, strict=True)), 3
-        ),
-        "aec_steps_per_s": round(max(aec)),
-        "aec_ratio": round(statistics.median(a / e for a, e in zip(aec, engine, strict=True)), 3),
-        "aec_int8_read_ratio": round(
-            statistics.median(a / e for a, e in zip(aec_int8, engine, strict=True)), 3
-        ),
-        "vector_steps_per_s": round(max(vec)),
-        "vector_ratio": round(
-            statistics.median(v / e for v, e in zip(vec, engine, strict=True)), 3
-        ),
     }
+    for name, values in speeds.items():
+        row[f"{name}_steps_per_s"] = round(max(values))
+        ratios = [v / e for v, e in zip(values, engine, strict=True)]
+        row[f"{name}_ratio"] = round(statistics.median(ratios), 3)
+    return row
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -147,18 +214,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100, help="games per measurement")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of back-to-back runs")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--clock", choices=sorted(CLOCKS), default="cpu", help="cpu or wall time")
     args = parser.parse_args(argv)
+    global clock
+    clock = CLOCKS[args.clock]
     rows = []
     for game, options in CONFIGS:
         row = measure(game, options, args.games, args.rounds, args.seed)
         rows.append(row)
-        print(
-            f"{game} {options}: engine {row['engine_actions_per_s']:,}/s  "
-            f"documented loop {row['documented_steps_per_s']:,}/s ({row['documented_ratio']:.0%})  "
-            f"aec {row['aec_steps_per_s']:,}/s ({row['aec_ratio']:.0%}; "
-            f"int8 mask read {row['aec_int8_read_ratio']:.0%})  "
-            f"vector {row['vector_steps_per_s']:,}/s ({row['vector_ratio']:.0%})"
-        )
+        parts = [f"engine {row['engine_actions_per_s']:,}/s"]
+        for key in row:
+            if key.endswith("_steps_per_s"):
+                name = key.removesuffix("_steps_per_s")
+                parts.append(f"{name} {row[key]:,}/s ({row[name + '_ratio']:.0%})")
+        print(f"{game} {options}: " + "  ".join(parts), flush=True)
     print(json.dumps(rows))
     return 0
 

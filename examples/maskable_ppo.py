@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import json
 import time
 from pathlib import Path
 from typing import Any
@@ -35,19 +36,36 @@ EVAL_SEED = 1_000_000  # evaluation games use seeds from here, apart from the tr
 
 
 class Curve(BaseCallback):
-    """Records every finished training episode's final score; stops at the deadline."""
+    """Records every finished training episode's final score; stops at the deadline.
 
-    def __init__(self, deadline: float) -> None:
+    With ``csv`` the episodes so far are rewritten there with each progress line, and with
+    ``checkpoint`` the model is saved there too, so a run stopped from outside keeps its curve
+    and its latest weights.
+    """
+
+    def __init__(
+        self, deadline: float, csv: Path | None = None, checkpoint: Path | None = None
+    ) -> None:
         super().__init__()
         self.deadline = deadline
+        self.csv = csv
+        self.checkpoint = checkpoint
         self.points: list[tuple[int, float, float]] = []  # (moves so far, seconds, score)
         self.start = time.monotonic()
 
     def _on_step(self) -> bool:
         if self.num_timesteps % 20_480 == 0 and self.points:  # progress, every 20k moves
             last = [p[2] for p in self.points[-200:]]
-            print(f"{self.num_timesteps} moves: mean of the last 200 games {np.mean(last):.1f}")
-            print(flush=True, end="")
+            took = time.monotonic() - self.start
+            print(
+                f"{self.num_timesteps} moves, {took:.0f}s: mean of the last 200 games"
+                f" {np.mean(last):.1f}",
+                flush=True,
+            )
+            if self.csv is not None:
+                write_csv(self.points, self.csv)
+            if self.checkpoint is not None:
+                self.model.save(self.checkpoint)
         for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
             if done:
                 self.points.append(
@@ -71,6 +89,13 @@ def make_env(opponents: str | None, seed: int = 0) -> gymnasium.Env[Any, Any]:
     )
 
 
+def write_csv(points: list[tuple[int, float, float]], path: Path) -> None:
+    with path.open("w", newline="") as f:
+        out = csv.writer(f)
+        out.writerow(["moves", "seconds", "score"])
+        out.writerows(points)
+
+
 def train(
     minutes: float = 3.0,
     timesteps: int = 10_000_000,
@@ -80,6 +105,12 @@ def train(
     n_steps: int = 256,
     batch_size: int = 256,
     n_epochs: int = 4,
+    learning_rate: float = 3e-4,
+    ent_coef: float = 0.01,
+    gamma: float = 0.995,
+    net: tuple[int, ...] = (256, 256),
+    csv_path: Path | None = None,
+    checkpoint: Path | None = None,
 ) -> tuple[MaskablePPO, Curve]:
     """Train until ``minutes`` pass or ``timesteps`` moves are played."""
     torch.manual_seed(seed)
@@ -92,15 +123,15 @@ def train(
         n_steps=n_steps,
         batch_size=batch_size,
         n_epochs=n_epochs,
-        learning_rate=3e-4,
-        gamma=0.995,
+        learning_rate=learning_rate,
+        gamma=gamma,
         gae_lambda=0.95,
-        ent_coef=0.01,
-        policy_kwargs={"net_arch": [256, 256]},
+        ent_coef=ent_coef,
+        policy_kwargs={"net_arch": list(net)},
         seed=seed,
         verbose=0,
     )
-    curve = Curve(time.monotonic() + minutes * 60)
+    curve = Curve(time.monotonic() + minutes * 60, csv_path, checkpoint)
     model.learn(total_timesteps=timesteps, callback=curve)
     return model, curve
 
@@ -131,13 +162,45 @@ def play_bot(spec: str, opponents: str | None, seed: int) -> float:
     return float(game.result()["scores"][0])
 
 
-def evaluate(model: MaskablePPO, games: int, opponents: str | None) -> dict[str, float]:
+def baseline_scores(
+    bot: str, opponents: str | None, seeds: list[int], cache: Path | None = None
+) -> list[float]:
+    """``bot``'s final score on each seed; with ``cache`` (a JSON file) kept between runs.
+
+    A bot's game depends only on the seed, so the greedy baseline, the slow one (about 0.6 CPU
+    seconds a solo game), is played once per seed and read back from the cache after that.
+    """
+    key = f"{bot} vs {opponents}" if opponents else f"{bot} solo"
+    known: dict[str, dict[str, float]] = {}
+    if cache is not None and cache.exists():
+        known = json.loads(cache.read_text())
+    table = known.setdefault(key, {})
+    missing = [s for s in seeds if str(s) not in table]
+    for s in missing:
+        table[str(s)] = play_bot(bot, opponents, s)
+    if cache is not None and missing:
+        cache.write_text(json.dumps(known, indent=1, sort_keys=True) + "\n")
+    return [table[str(s)] for s in seeds]
+
+
+def evaluate(
+    model: MaskablePPO, games: int, opponents: str | None, cache: Path | None = None
+) -> dict[str, list[float]]:
+    """Final scores of the trained policy, random and greedy play on the same evaluation seeds."""
     seeds = [EVAL_SEED + k for k in range(games)]
     return {
-        "trained": float(np.mean([play_model(model, opponents, s) for s in seeds])),
-        "random": float(np.mean([play_bot("random", opponents, s) for s in seeds])),
-        "greedy": float(np.mean([play_bot("greedy", opponents, s) for s in seeds])),
+        "trained": [play_model(model, opponents, s) for s in seeds],
+        "random": baseline_scores("random", opponents, seeds, cache),
+        "greedy": baseline_scores("greedy", opponents, seeds, cache),
     }
+
+
+def interval(scores: list[float]) -> tuple[float, float]:
+    """The mean and the half-width of its 95% confidence interval (normal approximation)."""
+    values = np.asarray(scores, dtype=float)
+    if len(values) < 2:
+        return float(values.mean()), float("nan")
+    return float(values.mean()), float(1.96 * values.std(ddof=1) / np.sqrt(len(values)))
 
 
 def plot(curve: Curve, path: Path, title: str, baselines: dict[str, float]) -> None:
@@ -173,46 +236,73 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n-envs", type=int, default=8)
     parser.add_argument("--n-steps", type=int, default=256, help="moves per env per update")
     parser.add_argument("--batch-size", type=int, default=256)
+    parser.add_argument("--n-epochs", type=int, default=4, help="PPO epochs per update")
+    parser.add_argument("--lr", type=float, default=3e-4, help="learning rate")
+    parser.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus")
+    parser.add_argument("--gamma", type=float, default=0.995)
+    parser.add_argument("--net", default="256,256", help="hidden layers, e.g. 256,256")
     parser.add_argument("--opponents", default=None, help="a bot for seat 1 (2p); none: solo")
     parser.add_argument("--eval-games", type=int, default=50)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--plot", type=Path, default=None, help="learning curve PNG")
-    parser.add_argument("--csv", type=Path, default=None, help="episodes as CSV")
-    parser.add_argument("--n-epochs", type=int, default=4, help="PPO epochs per update")
-    parser.add_argument("--save", type=Path, default=None, help="save the trained model here")
+    parser.add_argument("--csv", type=Path, default=None, help="episodes as CSV (kept current)")
+    parser.add_argument(
+        "--save", type=Path, default=None, help="save the model here (kept current)"
+    )
+    parser.add_argument("--load", type=Path, default=None, help="evaluate this saved model only")
+    parser.add_argument("--baselines", type=Path, default=None, help="JSON cache of bot scores")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     start = time.monotonic()
-    model, curve = train(
-        args.minutes,
-        args.timesteps,
-        args.n_envs,
-        args.opponents,
-        args.seed,
-        args.n_steps,
-        args.batch_size,
-        args.n_epochs,
-    )
-    took = time.monotonic() - start
-    if args.save is not None:
-        model.save(args.save)
+    if args.load is not None:
+        model = MaskablePPO.load(args.load)
+        curve = Curve(0.0)
+        if args.csv is not None and args.csv.exists():
+            with args.csv.open() as f:
+                rows = list(csv.reader(f))[1:]
+            curve.points = [(int(r[0]), float(r[1]), float(r[2])) for r in rows]
+        took = curve.points[-1][1] if curve.points else 0.0
+    else:
+        model, curve = train(
+            args.minutes,
+            args.timesteps,
+            args.n_envs,
+            args.opponents,
+            args.seed,
+            args.n_steps,
+            args.batch_size,
+            args.n_epochs,
+            args.lr,
+            args.ent_coef,
+            args.gamma,
+            tuple(int(n) for n in args.net.split(",")),
+            args.csv,
+            args.save,
+        )
+        took = time.monotonic() - start
+        if args.save is not None:
+            model.save(args.save)
+        if args.csv is not None:
+            write_csv(curve.points, args.csv)
     print(f"trained {model.num_timesteps} moves, {len(curve.points)} games in {took:.0f}s")
     if curve.points:
         last = [p[2] for p in curve.points[-200:]]
         print(f"mean score of the last {len(last)} training games: {np.mean(last):.1f}")
-    scores = evaluate(model, args.eval_games, args.opponents)
+    begun = time.monotonic()
+    scores = evaluate(model, args.eval_games, args.opponents, args.baselines)
     where = "solo" if args.opponents is None else f"2p against {args.opponents}"
-    print(f"mean score over {args.eval_games} evaluation games ({where}):")
-    for name, value in scores.items():
-        print(f"  {name:<8}{value:.1f}")
-    if args.csv is not None:
-        with args.csv.open("w", newline="") as f:
-            out = csv.writer(f)
-            out.writerow(["moves", "seconds", "score"])
-            out.writerows(curve.points)
+    print(f"mean score over {args.eval_games} evaluation games ({where}), 95% interval:")
+    for name, values in scores.items():
+        mean, half = interval(values)
+        print(f"  {name:<8}{mean:.1f} +- {half:.1f}")
+    trained = np.asarray(scores["trained"])
+    greedy = np.asarray(scores["greedy"])
+    print(f"trained >= greedy in {np.mean(trained >= greedy):.0%} of the seeds")
+    print(f"evaluated in {time.monotonic() - begun:.0f}s")
     if args.plot is not None:
         title = f"MaskablePPO, Harmonies {where}: {took / 60:.0f} min"
-        plot(curve, args.plot, title, {"random": scores["random"], "greedy": scores["greedy"]})
+        means = {name: interval(scores[name])[0] for name in ("random", "greedy")}
+        plot(curve, args.plot, title, means)
         print(f"learning curve written to {args.plot}")
     return 0
 

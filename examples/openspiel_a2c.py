@@ -2,12 +2,16 @@
 on 2-player Harmonies through OpenSpiel, against a uniformly random opponent.
 
     PYTHONPATH=. python examples/openspiel_a2c.py --episodes 300 --plot docs/openspiel-a2c.png
+    PYTHONPATH=. python examples/openspiel_a2c.py --rewards score_diff --minutes 25 --episodes 100000
 
 The game is ``python_glade_harmonies`` (``glade.rl.openspiel``) with normalised tensors, in
 OpenSpiel's ``rl_environment``: seat 0 is the learner, seat 1 OpenSpiel's ``RandomAgent``. The
-reward is the game's: +1 for a win, -1 for a loss. The script prints the learner's win rate against
-random during training and, at the end, over ``--eval-games`` new games (acting greedily on its
-policy, OpenSpiel's ``is_evaluation`` mode).
+reward is the game's terminal utility: with ``--rewards win_loss`` (the game's default) +1 for a
+win and -1 for a loss; with ``--rewards score_diff`` the learner's final score minus the
+opponent's, divided by ``--reward-scale`` before the learner sees it. The script prints the
+learner's win rate against random during training and, at the end, over ``--eval-games`` new
+games (acting greedily on its policy, OpenSpiel's ``is_evaluation`` mode). Training stops after
+``--episodes`` games or ``--minutes``, whichever comes first.
 """
 
 from __future__ import annotations
@@ -25,30 +29,41 @@ from open_spiel.python.pytorch import policy_gradient
 from glade.rl import openspiel as glade_openspiel
 
 
-def make_env(seed: int) -> rl_environment.Environment:
+def make_env(seed: int, rewards: str = "win_loss") -> rl_environment.Environment:
     return rl_environment.Environment(
-        glade_openspiel.HARMONIES, players=2, normalize=True, rng_seed=seed
+        glade_openspiel.HARMONIES, players=2, normalize=True, rewards=rewards, rng_seed=seed
     )
 
 
-def play(env: rl_environment.Environment, agents: list, evaluate: bool) -> float:
-    """One game; the learner's (seat 0) return."""
+def play(
+    env: rl_environment.Environment, agents: list, evaluate: bool, scale: float = 1.0
+) -> float:
+    """One game; the learner's (seat 0) return, unscaled (its sign says win or loss)."""
     step = env.reset()
     while not step.last():
         seat = step.observations["current_player"]
         output = agents[seat].step(step, is_evaluation=evaluate)
         step = env.step([output.action])
+    final = float(step.rewards[0])
+    if scale != 1.0:
+        step = step._replace(rewards=[r / scale for r in step.rewards])
     for agent in agents:  # the final step lets the learner see its reward and learn
         agent.step(step, is_evaluation=evaluate)
-    return float(step.rewards[0])
+    return final
 
 
 def train(
-    episodes: int, seed: int = 0, batch_size: int = 8, hidden: int = 128
+    episodes: int,
+    seed: int = 0,
+    batch_size: int = 8,
+    hidden: int = 128,
+    rewards: str = "win_loss",
+    scale: float = 1.0,
+    minutes: float | None = None,
 ) -> tuple[list, list[float], rl_environment.Environment]:
     torch.manual_seed(seed)
     np.random.seed(seed)
-    env = make_env(seed)
+    env = make_env(seed, rewards)
     size = env.observation_spec()["info_state"][0]
     n_actions = env.action_spec()["num_actions"]
     learner = policy_gradient.PolicyGradient(
@@ -65,7 +80,13 @@ def train(
     )
     opponent = random_agent.RandomAgent(player_id=1, num_actions=n_actions)
     agents = [learner, opponent]
-    returns = [play(env, agents, evaluate=False) for _ in range(episodes)]
+    deadline = None if minutes is None else time.monotonic() + minutes * 60
+    returns: list[float] = []
+    while len(returns) < episodes and (deadline is None or time.monotonic() < deadline):
+        returns.append(play(env, agents, evaluate=False, scale=scale))
+        if len(returns) % 100 == 0:
+            rate = np.mean(np.array(returns[-100:]) > 0)
+            print(f"{len(returns)} games: win rate of the last 100 {rate:.2f}", flush=True)
     return agents, returns, env
 
 
@@ -95,6 +116,9 @@ def plot(returns: list[float], path: Path, title: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Train OpenSpiel's A2C on 2-player Harmonies.")
     parser.add_argument("--episodes", type=int, default=300)
+    parser.add_argument("--minutes", type=float, default=None, help="or stop after this")
+    parser.add_argument("--rewards", default="win_loss", choices=("win_loss", "score_diff"))
+    parser.add_argument("--reward-scale", type=float, default=1.0, help="reward divided by this")
     parser.add_argument("--batch-size", type=int, default=8)
     parser.add_argument("--hidden", type=int, default=128)
     parser.add_argument("--eval-games", type=int, default=50)
@@ -103,7 +127,15 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
     start = time.monotonic()
-    agents, returns, env = train(args.episodes, args.seed, args.batch_size, args.hidden)
+    agents, returns, env = train(
+        args.episodes,
+        args.seed,
+        args.batch_size,
+        args.hidden,
+        args.rewards,
+        args.reward_scale,
+        args.minutes,
+    )
     took = time.monotonic() - start
     print(f"trained {len(returns)} episodes in {took:.0f}s")
     if returns:
@@ -111,12 +143,18 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"win rate against random, last {len(last)} training games: {np.mean(np.array(last) > 0):.2f}"
         )
-    evals = [play(env, agents, evaluate=True) for _ in range(args.eval_games)]
+    evals = [
+        play(env, agents, evaluate=True, scale=args.reward_scale) for _ in range(args.eval_games)
+    ]
     print(
         f"win rate against random over {args.eval_games} evaluation games: {np.mean(np.array(evals) > 0):.2f}"
     )
     if args.plot is not None:
-        plot(returns, args.plot, f"OpenSpiel A2C, Harmonies 2p vs random: {took / 60:.0f} min")
+        plot(
+            returns,
+            args.plot,
+            f"OpenSpiel A2C ({args.rewards}), Harmonies 2p vs random: {took / 60:.0f} min",
+        )
         print(f"learning curve written to {args.plot}")
     return 0
 

@@ -893,6 +893,26 @@ def legal_mask(ids, Py_ssize_t n_actions):
     return _mask_of(ids, n_actions)
 
 
+def normalise(const float[::1] obs, const float[::1] low, const float[::1] scale):
+    """A new float32 array ``(obs - low) * scale`` clipped to [0, 1], entry by entry: the same
+    float32 arithmetic and the same clip as NumPy's (``Normaliser``), so the same bytes."""
+    cdef Py_ssize_t i, n = obs.shape[0]
+    if low.shape[0] != n or scale.shape[0] != n:
+        raise ValueError(f"an observation of {n} values needs bounds of {n} values")
+    cdef cnp.npy_intp size = n
+    out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
+    cdef float* o = <float*>cnp.PyArray_DATA(out)
+    cdef float v
+    for i in range(n):
+        v = (obs[i] - low[i]) * scale[i]
+        if not (v > 0 or v != v):  # NumPy's clip: max(v, 0) then min(v, 1), NaN kept
+            v = 0
+        if not (v < 1 or v != v):
+            v = 1
+        o[i] = v
+    return out
+
+
 def seat_view(Kernel kernel, object game, int seat, Py_ssize_t n_actions):
     """``seat``'s legal move indices and its view ``{"observation", "action_mask"}`` (two new
     arrays), in one call: the AEC environment's ``observe``."""
@@ -915,6 +935,45 @@ def play(Kernel kernel, object game, int seat, Py_ssize_t code, list legal):
 
 
 _np_int64 = np.int64
+_LLONG_MAX = 2**63 - 1
+
+
+cdef class AgentIterator:
+    """PettingZoo's ``AECIterator`` over an AECCore, compiled (the same rule: stop once the
+    environment has no agents left or ``left`` reaches 0)."""
+
+    cdef AECCore env
+    cdef long long left
+
+    def __init__(self, AECCore env, long long left):
+        self.env = env
+        self.left = left
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        env = self.env
+        if not env.agents or self.left <= 0:
+            raise StopIteration
+        self.left -= 1
+        return env.agent_selection
+
+
+cdef class AgentIterable:
+    """What ``AECCore.agent_iter`` returns: each ``iter()`` of it starts a new iterator, as
+    PettingZoo's ``AECIterable`` does."""
+
+    cdef AECCore env
+    cdef long long max_iter
+
+    def __init__(self, AECCore env, long long max_iter):
+        self.env = env
+        self.max_iter = max_iter
+
+    def __iter__(self):
+        return AgentIterator(self.env, self.max_iter)
+
 
 
 cdef class AECCore:
@@ -929,10 +988,33 @@ cdef class AECCore:
 
     cdef public object game, agent_selection, agents, possible_agents
     cdef public object terminations, truncations, rewards, infos, _cumulative_rewards
-    cdef public object _seat, _legal, _kernel, _seat_view, _play
+    cdef public object _seat, _legal, _kernel, _seat_view, _play, _sampler, _normaliser
     cdef public int _legal_seat
     cdef public Py_ssize_t _n_actions
-    cdef public bint _slow  # normalised views, shaped rewards or a move limit: all in Python
+    cdef public bint _slow  # shaped rewards or a move limit: all in Python
+
+    def agent_iter(self, max_iter=2**63):
+        """PettingZoo's ``agent_iter``, compiled: the agent to act, until every agent has left or
+        ``max_iter`` agents were given (PettingZoo's own iterator when ``max_iter`` is no int)."""
+        if type(max_iter) is not int:
+            return self._full_agent_iter(max_iter)
+        return AgentIterable(self, max(0, min(max_iter, _LLONG_MAX)))
+
+    def sample_legal(self, mask=None):
+        """A uniformly random legal move of the agent to act (see GladeAECEnv._full_sample_legal);
+        compiled for the usual case, the legal moves ``last()`` listed."""
+        if mask is not None or self.game is None:
+            return self._full_sample_legal(mask)
+        cdef int seat = self._seat[self.agent_selection]
+        cdef Py_ssize_t n
+        cdef double r
+        if seat == self._legal_seat:
+            ids = self._legal
+            n = len(ids)
+            if n:
+                r = self._sampler.random()
+                return ids[<Py_ssize_t>(r * n)]
+        return self._full_sample_legal(mask)
 
     def last(self, bint observe=True):
         """The acting agent's view, cumulative reward, termination, truncation and info."""
@@ -944,6 +1026,8 @@ cdef class AECCore:
         legal, view = self._seat_view(self._kernel, game, seat, self._n_actions)
         self._legal = legal  # kept for step() until the next move
         self._legal_seat = seat
+        if self._normaliser is not None:
+            view["observation"] = self._normaliser(view["observation"])
         return (
             view,
             self._cumulative_rewards[agent],
@@ -986,6 +1070,55 @@ cdef class AECCore:
             self._finish(agent)
         else:  # not played: nothing changed
             self._refuse(agent, seat, code)
+
+
+cdef class SoloCore:
+    """The per-move half of the Gymnasium solo environment, compiled: ``step()`` for a game in
+    progress and a legal action that is a plain index. ``glade.rl.solo.HarmoniesSoloEnv``
+    derives from this class; anything else (no game, a finished one, a non-integer, an index out
+    of range or not legal now, the pure-Python path) goes to its ``_full_step`` before anything
+    changes, so both paths behave the same."""
+
+    cdef public object game, _kernel, _legal, _mask, _normaliser, refusal
+    cdef public double _score
+    cdef public Py_ssize_t _total, _n_actions
+    cdef public bint _fast  # the compiled kernel runs (else every step is _full_step)
+
+    def step(self, action):
+        """One move (see HarmoniesSoloEnv._full_step): observation, reward, terminated,
+        truncated, info."""
+        game = self.game
+        kind = type(action)
+        if not self._fast or game is None or (kind is not int and kind is not _np_int64):
+            return self._full_step(action)
+        cdef Py_ssize_t code
+        try:
+            code = action
+        except OverflowError:
+            return self._full_step(action)
+        if not 0 <= code < self._n_actions or game.over:
+            return self._full_step(action)
+        cdef Kernel kernel = <Kernel?>self._kernel
+        if play(kernel, game, 0, code, self._legal) == -2:  # not legal: nothing changed
+            return self._full_step(action)
+        self.refusal = None
+        cdef double before = self._score
+        obs = kernel.fresh(0)
+        legal = game.legal_action_ids(0)
+        mask = _mask_of(legal, self._n_actions)
+        self._legal = legal
+        self._mask = mask
+        self._score = (<float*>cnp.PyArray_DATA(obs))[self._total]
+        if self._normaliser is not None:
+            obs = self._normaliser(obs)
+        over = bool(game.over)
+        info = {
+            "action_mask": mask.copy(),
+            "score": int(self._score),
+            "suns": int(game.result()["suns"]) if over else 0,
+            "illegal_action": False,
+        }
+        return obs, self._score - before, over, False, info
 
 
 def fill_masks(signed char[:, ::1] masks, list legal):

@@ -33,7 +33,7 @@ from .common import (
     observation_box,
     render,
 )
-from .kernels import compiled_module, use_compiled
+from .kernels import compiled_module
 from .spec import Encoder
 
 REWARDS = ("score_diff", "win_loss", "score", "shaped")
@@ -132,6 +132,11 @@ class _PythonCore:
         """The acting agent plays ``action`` (see ``GladeAECEnv._full_step``)."""
         self._full_step(action)  # type: ignore[attr-defined]
 
+    def sample_legal(self, mask: np.ndarray | None = None) -> int:
+        """A uniformly random legal move (see ``GladeAECEnv._full_sample_legal``)."""
+        code: int = self._full_sample_legal(mask)  # type: ignore[attr-defined]
+        return code
+
 
 # (an if statement, not a conditional expression: mypy takes a base class from a plain name)
 if TYPE_CHECKING or not kernels.COMPILED:  # noqa: SIM108
@@ -165,7 +170,8 @@ class GladeAECEnv(_Core, AECEnv):
         self.max_cycles = check_max_cycles(max_cycles)
         self._normaliser = Normaliser(encoder) if self.normalize else None
         # anything beyond the plain case runs in the Python methods below, not the compiled core
-        self._slow = self.normalize or self.max_cycles is not None or reward == "shaped"
+        # (which normalises views itself)
+        self._slow = self.max_cycles is not None or reward == "shaped"
         self._moves = 0
         self.possible_agents = [f"player_{i}" for i in range(encoder.players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -197,12 +203,8 @@ class GladeAECEnv(_Core, AECEnv):
         self._n_actions = encoder.n_actions
         self._given = [0.0] * encoder.players  # shaped rewards handed out so far, per seat
         # the per-step work, in one call each: the encoder's compiled kernel when it has one
-        kernel = getattr(encoder, "kernel", None)
-        compiled = kernel is not None and use_compiled(None)
-        k = compiled_module() if compiled else kernels
-        self._kernel: Any = kernel if compiled else encoder
-        self._seat_view: Any = k.seat_view
-        self._play: Any = k.play
+        self._kernel: Any
+        self._kernel, self._seat_view, self._play = kernels.step_functions(encoder)
 
     def __str__(self) -> str:
         return str(self.metadata["name"])
@@ -244,7 +246,12 @@ class GladeAECEnv(_Core, AECEnv):
         self._given = [0.0] * n
         self.agent_selection = self.possible_agents[self.game.to_act[0]]
 
-    def sample_legal(self, mask: np.ndarray | None = None) -> int:
+    def _full_agent_iter(self, max_iter: Any) -> Any:
+        """PettingZoo's own ``agent_iter`` (the compiled core's takes a whole number only)."""
+        return AECEnv.agent_iter(self, max_iter)
+
+    # sample_legal() comes from the compiled core (the usual case) or _PythonCore: both end here
+    def _full_sample_legal(self, mask: np.ndarray | None = None) -> int:
         """A uniformly random legal move of the agent to act (from ``mask`` when given, else
         from the legal moves the last ``last()``/``observe()`` listed), drawn from a generator
         seeded by ``reset(seed)``: the fast way to play random moves."""

@@ -22,6 +22,7 @@ import numpy as np
 
 from glade.core import BadInput, Game
 
+from .kernels import compiled_module, use_compiled
 from .spec import Encoder
 
 RENDER_MODES = ["human", "ansi", "rgb_array"]
@@ -62,14 +63,29 @@ def render(
 
 
 class Normaliser:
-    """Maps raw observations to [0, 1] entry by entry from the encoder's bounds."""
+    """Maps raw observations to [0, 1] entry by entry from the encoder's bounds (a new array;
+    the compiled ``normalise`` when the kernels are built, the same bytes as NumPy's)."""
 
     def __init__(self, encoder: Encoder) -> None:
         span = (encoder.high - encoder.low).astype(np.float32)
         self.low = encoder.low.astype(np.float32)
         self.scale = np.where(span > 0, 1.0 / np.maximum(span, 1e-12), 0.0).astype(np.float32)
+        self._compiled = compiled_module().normalise if use_compiled(None) else None
 
     def __call__(self, obs: np.ndarray) -> np.ndarray:
+        if (
+            self._compiled is not None
+            and type(obs) is np.ndarray
+            and obs.dtype == np.float32
+            and obs.ndim == 1
+            and obs.flags.c_contiguous
+        ):
+            out: np.ndarray = self._compiled(obs, self.low, self.scale)
+            return out
+        return self.numpy(obs)
+
+    def numpy(self, obs: np.ndarray) -> np.ndarray:
+        """The same map in NumPy (any shape and dtype; the compiled one's twin)."""
         out = (obs - self.low) * self.scale
         np.clip(out, 0.0, 1.0, out=out)
         return out

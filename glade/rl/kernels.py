@@ -46,6 +46,18 @@ def compiled_module() -> ModuleType:
     return _compiled
 
 
+def step_functions(encoder: Any) -> tuple[Any, Any, Any]:
+    """What an environment calls each move: ``(target, seat_view, play)``, the encoder's compiled
+    kernel and the compiled ``seat_view``/``play`` when they run, else the encoder and the
+    Python twins below (``seat_view(target, game, seat, n_actions)``,
+    ``play(target, game, seat, code, legal)``)."""
+    kernel = getattr(encoder, "kernel", None)
+    if kernel is not None and use_compiled(None):
+        module = compiled_module()
+        return kernel, module.seat_view, module.play
+    return encoder, seat_view, play
+
+
 # ---------------------------------------------------------------------- pure-Python twins
 def legal_mask(ids: list[int], n_actions: int) -> np.ndarray:
     """A fresh int8 mask of ``n_actions`` entries, 1 at each index in ``ids``."""

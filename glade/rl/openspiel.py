@@ -7,8 +7,10 @@
 
 Players are the seats; an action is an index of the game's integer action table (the same
 numbers as the PettingZoo environments and ``glade.Game.legal_action_ids``). The games are
-sequential, general-sum, with terminal rewards: +1 to a sole winner, 0 to each winner of a
-shared victory, -1 to everyone else (``glade.rl.REWARDS``' ``win_loss``).
+sequential, general-sum, with terminal rewards: by default (parameter ``rewards="win_loss"``) +1 to
+a sole winner, 0 to each winner of a shared victory, -1 to everyone else; ``rewards="score_diff"``
+gives each seat its final score minus the best other seat's and ``rewards="score"`` its final
+score (``glade.rl.REWARDS``; ``min_utility``/``max_utility`` follow: +-1, then +-SCORE_BOUND).
 
 Chance: ``SAMPLED_STOCHASTIC``, not explicit chance nodes. The engines deal every hidden order
 (Harmonies' pouch and animal pile, Living Forest's stacks and the future reshuffles) from the
@@ -22,7 +24,7 @@ plain ``clone()`` keeps the true hidden orders, so an algorithm that searches cl
 ``MCTSBot``) plays with knowledge of future draws; ISMCTS does not.
 
 Parameters: ``players`` (2-4), Harmonies' ``side`` ("A"/"B") and ``spirits``, ``normalize``
-(tensors scaled to [0, 1] as in the Gymnasium envs) and ``rng_seed``.
+(tensors scaled to [0, 1] as in the Gymnasium envs), ``rewards`` and ``rng_seed``.
 
 Observations: the observation and information-state tensors are the seat's PettingZoo
 observation vector (``docs/rl.md`` lists its segments and bounds) and the observation string the
@@ -44,9 +46,9 @@ import numpy as np
 import pyspiel
 
 from glade import new_game
-from glade.core import Game
+from glade.core import BadInput, Game
 
-from .aec import final_rewards, own_score
+from .aec import check_reward, final_rewards, own_score
 from .common import Normaliser
 from .encoders import make_encoder
 
@@ -54,6 +56,10 @@ HARMONIES = "python_glade_harmonies"
 LIVING_FOREST = "python_glade_living_forest"
 # generous bounds on a game's moves (random 4-player Living Forest games take up to ~5,000)
 MAX_MOVES = {"harmonies": 400, "living-forest": 12_000}
+# a bound on a final score (Harmonies' score segment is bounded by 500; a Living Forest score is
+# trees + fires + sacred flowers, each far below 100), for the utilities of the score rewards
+SCORE_BOUND = {"harmonies": 500.0, "living-forest": 100.0}
+TERMINAL_REWARDS = ("win_loss", "score_diff", "score")
 
 
 def _game_type(short: str, long: str, params: dict[str, Any], min_p: int) -> pyspiel.GameType:
@@ -78,11 +84,21 @@ def _game_type(short: str, long: str, params: dict[str, Any], min_p: int) -> pys
 HARMONIES_TYPE = _game_type(
     HARMONIES,
     "glade Harmonies",
-    {"players": 2, "side": "A", "spirits": False, "normalize": False, "rng_seed": -1},
+    {
+        "players": 2,
+        "side": "A",
+        "spirits": False,
+        "normalize": False,
+        "rewards": "win_loss",
+        "rng_seed": -1,
+    },
     2,
 )
 LIVING_FOREST_TYPE = _game_type(
-    LIVING_FOREST, "glade Living Forest", {"players": 2, "normalize": False, "rng_seed": -1}, 2
+    LIVING_FOREST,
+    "glade Living Forest",
+    {"players": 2, "normalize": False, "rewards": "win_loss", "rng_seed": -1},
+    2,
 )
 
 
@@ -96,17 +112,24 @@ class GladeGame(pyspiel.Game):
         params = dict(params or {})
         defaults = dict(self.game_type.parameter_specification)
         merged = {**defaults, **params}
-        options = {k: v for k, v in merged.items() if k not in ("rng_seed", "normalize")}
+        options = {k: v for k, v in merged.items() if k not in ("rng_seed", "normalize", "rewards")}
         self.normalize = bool(merged["normalize"])
         self.options = options
         self.encoder = make_encoder(self.game_name, **options)
         players = self.encoder.players
+        self.rewards = str(merged["rewards"])
+        if self.rewards not in TERMINAL_REWARDS:
+            raise BadInput(
+                f"unknown rewards {self.rewards!r}; choose one of: {', '.join(TERMINAL_REWARDS)}"
+            )
+        check_reward(self.rewards, players)
+        bound = 1.0 if self.rewards == "win_loss" else SCORE_BOUND[self.game_name]
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoder.n_actions,
             max_chance_outcomes=0,
             num_players=players,
-            min_utility=-1.0,
-            max_utility=1.0,
+            min_utility=0.0 if self.rewards == "score" else -bound,
+            max_utility=bound,
             utility_sum=None,
             max_game_length=MAX_MOVES[self.game_name] * players,
         )
@@ -202,7 +225,8 @@ class GladeState(pyspiel.State):
     def returns(self) -> list[float]:
         if not self.glade_game.is_over:
             return [0.0] * self.glade_game.num_players
-        return final_rewards(self.glade_game.result(), "win_loss")
+        rewards: str = self.get_game().rewards
+        return final_rewards(self.glade_game.result(), rewards)
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> GladeState:
         """A state ``player_id`` cannot tell from this one: everything hidden from it re-dealt."""
@@ -265,4 +289,12 @@ class ScoreEvaluator:
 pyspiel.register_game(HARMONIES_TYPE, HarmoniesOpenSpiel)
 pyspiel.register_game(LIVING_FOREST_TYPE, LivingForestOpenSpiel)
 
-__all__ = ["HARMONIES", "LIVING_FOREST", "GladeGame", "GladeState", "ScoreEvaluator"]
+__all__ = [
+    "HARMONIES",
+    "LIVING_FOREST",
+    "SCORE_BOUND",
+    "TERMINAL_REWARDS",
+    "GladeGame",
+    "GladeState",
+    "ScoreEvaluator",
+]

@@ -9,7 +9,7 @@
 
 The games are turn-based, so a parallel step plays only the action of the agent whose turn it is
 (``infos[agent]["active_agent"]``, the same for every agent, names it) and ignores the others'
-(their masks are all zeros then, so a masked sampler gives them action 0). It is PettingZoo's
+(``sample_legal`` gives them action 0). It is PettingZoo's
 ``turn_based_aec_to_parallel`` over the AEC environment; ``aec_to_parallel`` does not apply (it
 needs every agent to act at once). Every agent's ``infos`` has the AEC keys plus ``active_agent``
 from the first observation on.
@@ -26,34 +26,88 @@ from .aec import GladeAECEnv
 
 
 class GladeParallelEnv(turn_based_aec_to_parallel_wrapper):
-    """The turn-based parallel view of a :class:`GladeAECEnv`."""
+    """The turn-based parallel view of a :class:`GladeAECEnv`.
+
+    ``reset`` and ``step`` give what PettingZoo's ``turn_based_aec_to_parallel`` gives (the
+    same observations, rewards, terminations, truncations and infos, ``active_agent`` added),
+    with every agent's view made in one pass through the environment's kernel and the legal
+    moves it lists kept for ``sample_legal``."""
 
     def __init__(self, aec_env: GladeAECEnv) -> None:
         super().__init__(aec_env)
+        self._views: dict[str, dict[str, np.ndarray]] = {}
+        self._legal_of: dict[str, list[int]] = {}
+
+    def _observe_all(self) -> dict[str, dict[str, np.ndarray]]:
+        """Every live agent's view (fresh arrays); the acting agent's legal moves are left in
+        the AEC environment for its next step, as its own ``last()`` leaves them."""
+        env: GladeAECEnv = self.aec_env
+        game = env.game
+        views: dict[str, dict[str, np.ndarray]] = {}
+        legal_of: dict[str, list[int]] = {}
+        seat_view, kernel, n, seats = env._seat_view, env._kernel, env._n_actions, env._seat
+        normaliser = env._normaliser
+        for agent in env.agents:
+            legal, view = seat_view(kernel, game, seats[agent], n)
+            if normaliser is not None:
+                view["observation"] = normaliser(view["observation"])
+            views[agent] = view
+            legal_of[agent] = legal
+        active = env.agent_selection
+        if active in legal_of:
+            env._legal = legal_of[active]
+            env._legal_seat = seats[active]
+        self._views = views
+        self._legal_of = legal_of
+        return views
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        observations, infos = super().reset(seed=seed, options=options)
-        active = self.aec_env.agent_selection
-        infos = {a: {**info, "active_agent": active} for a, info in infos.items()}
+        env: GladeAECEnv = self.aec_env
+        env.reset(seed=seed, options=options)
+        self.agents = env.agents[:]
+        observations = self._observe_all()  # (no agent is done at the start of a game)
+        active = env.agent_selection
+        infos = {a: {**info, "active_agent": active} for a, info in env.infos.items()}
         return observations, infos
 
     def step(self, actions: dict[str, Any]) -> tuple[Any, ...]:
-        # the AEC env's info dicts are copied first: the conversion writes into the ones it gets
-        env = self.aec_env
+        env: GladeAECEnv = self.aec_env
         if not self.agents:
             return {}, {}, {}, {}, {}
-        env.infos = {a: dict(info) for a, info in env.infos.items()}
-        return tuple(super().step(actions))
+        env.step(actions[env.agent_selection])
+        rewards = dict(env.rewards)
+        terminations = dict(env.terminations)
+        truncations = dict(env.truncations)
+        infos = {a: dict(info) for a, info in env.infos.items()}  # the AEC env's stay as they are
+        observations = self._observe_all()
+        while env.agents:  # the game is over: every agent leaves by PettingZoo's dead steps
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+            else:
+                break
+        active = env.agent_selection
+        for agent in env.agents:
+            infos[agent]["active_agent"] = active
+        self.agents = env.agents
+        return observations, rewards, terminations, truncations, infos
 
     def sample_legal(self, agent: str, observation: dict[str, np.ndarray]) -> int:
-        """A uniformly random legal action for ``agent`` from its observation's mask (0 when it
-        is not the agent's turn: the conversion ignores that action)."""
+        """A uniformly random legal action for ``agent``; 0 when it is not the agent's turn (the
+        conversion ignores that action). For the observation the last ``reset``/``step`` gave the
+        agent it draws from the legal moves listed when it was made, without reading the mask;
+        for any other observation, from its mask."""
+        env: GladeAECEnv = self.aec_env
+        legal = self._legal_of.get(agent)
+        if legal is not None and observation is self._views.get(agent):
+            if agent != env.agent_selection or not legal:
+                return 0
+            return legal[int(env._sampler.random() * len(legal))]
         mask = observation["action_mask"]
         if not mask.any():
             return 0
-        env: GladeAECEnv = self.aec_env
         return env.sample_legal(mask)
 
     def state(self) -> np.ndarray:

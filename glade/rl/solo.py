@@ -16,7 +16,8 @@ by default an illegal action is refused rather than raised: nothing changes, the
 
 from __future__ import annotations
 
-from typing import Any
+import random
+from typing import TYPE_CHECKING, Any
 
 import gymnasium
 import numpy as np
@@ -26,15 +27,35 @@ from glade import IllegalAction, new_game
 from glade.core import BadInput
 from glade.harmonies.game import HarmoniesGame
 
+from . import kernels
 from .aec import action_index, check_seed
 from .common import RENDER_MODES, Normaliser, check_flag, check_render_mode, observation_box, render
 from .harmonies_encoding import HarmoniesEncoder
+from .kernels import step_functions
 
 ILLEGAL_MODES = ("refuse", "raise")
 MAX_EPISODE_STEPS = 1000
 
 
-class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, Any]):
+class _PythonCore:
+    """``step()`` when the compiled module is not built: the full Python method (the compiled
+    ``SoloCore`` runs the usual case itself and hands the rest to the same one)."""
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """One move (see ``HarmoniesSoloEnv._full_step``)."""
+        out: tuple[np.ndarray, float, bool, bool, dict[str, Any]]
+        out = self._full_step(action)  # type: ignore[attr-defined]
+        return out
+
+
+# (an if statement, not a conditional expression: mypy takes a base class from a plain name)
+if TYPE_CHECKING or not kernels.COMPILED:  # noqa: SIM108
+    _Core = _PythonCore
+else:
+    _Core = kernels.compiled_module().SoloCore
+
+
+class HarmoniesSoloEnv(_Core, gymnasium.Env[np.ndarray, Any]):
     """One player against the solo rules; episode = one game."""
 
     metadata: dict[str, Any] = {"render_modes": RENDER_MODES, "render_fps": 4}
@@ -64,20 +85,27 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, Any]):
         self._mask = np.zeros(self.encoder.n_actions, dtype=np.int8)
         self._legal: list[int] = []
         self.refusal: str | None = None  # why the last refused action was refused
+        self._sampler = random.Random()
+        # the per-move work in one call each (compiled when the kernels are built)
+        self._kernel: Any
+        self._kernel, self._seat_view, self._play = step_functions(self.encoder)
+        self._fast = self._kernel is not self.encoder  # the compiled step() may run
+        self._n_actions = self.encoder.n_actions
 
-    def _update_mask(self) -> np.ndarray:
-        assert self.game is not None
-        self._legal = self.game.legal_action_ids(0)
-        mask = np.zeros(self.encoder.n_actions, dtype=np.int8)
-        mask[self._legal] = 1
-        self._mask = mask
-        return mask
+    def _view(self) -> np.ndarray:
+        """The observation now (normalised when asked); lists the legal moves and their mask."""
+        legal, view = self._seat_view(self._kernel, self.game, 0, self.encoder.n_actions)
+        self._legal = legal
+        self._mask = view["action_mask"]
+        obs: np.ndarray = view["observation"]
+        self._score = float(obs[self._total])
+        return obs if self._normaliser is None else self._normaliser(obs)
 
     def action_masks(self) -> np.ndarray:
         """The legal moves now as a bool array (sb3-contrib's ``MaskablePPO`` calls this)."""
         if self.game is None:
             raise RuntimeError("call reset() before action_masks()")
-        return self._mask.astype(bool)
+        return self._mask.view(bool).copy()  # the mask holds only 0 and 1
 
     def sample_legal(self) -> int:
         """A uniformly random legal move, from the environment's own generator (``reset(seed)``
@@ -85,7 +113,7 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, Any]):
         if self.game is None:
             raise RuntimeError("call reset() before sample_legal()")
         legal = self._legal
-        return int(legal[int(self.np_random.integers(len(legal)))])
+        return int(legal[int(self._sampler.random() * len(legal))])
 
     def _obs(self) -> np.ndarray:
         obs = self.encoder.observe(0)
@@ -111,16 +139,17 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, Any]):
         super().reset(seed=game_seed)
         if game_seed is None:
             game_seed = int(self.np_random.integers(2**63))
+        self._sampler = random.Random(game_seed)  # sample_legal's (numpy's costs 3 us a draw)
         game = new_game("harmonies", seed=game_seed, **self.encoder.options)
         assert isinstance(game, HarmoniesGame)
         self.game = game
         self.encoder.reset(game)
         self.refusal = None
-        obs = self._obs()
-        self._update_mask()
-        return obs, self._info()
+        return self._view(), self._info()
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+    # step() comes from the compiled SoloCore (the usual case) or _PythonCore: both end here
+    def _full_step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """One move: ``action`` is an index the mask allows (else refused or raised, above)."""
         game = self.game
         if game is None:
             raise RuntimeError("call reset() before step()")
@@ -137,10 +166,8 @@ class HarmoniesSoloEnv(gymnasium.Env[np.ndarray, Any]):
             return obs, 0.0, False, False, self._info(illegal=True)
         self.refusal = None
         before = self._score
-        game.apply_action_id(0, code, checked=True)
-        self.encoder.after(0, code)
-        obs = self._obs()
-        self._update_mask()
+        self._play(self._kernel, game, 0, code, self._legal)  # legal: the mask said so
+        obs = self._view()
         return obs, self._score - before, game.over, False, self._info()
 
     def render(self) -> Any:

@@ -13,6 +13,7 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 import glade  # noqa: E402
+from glade.core import BadInput  # noqa: E402
 from glade.rl import openspiel as gs  # noqa: E402
 from glade.rl.encoders import make_encoder  # noqa: E402
 
@@ -113,3 +114,29 @@ def test_the_openspiel_a2c_example_trains(capsys: pytest.CaptureFixture[str]) ->
     assert code == 0
     out = capsys.readouterr().out
     assert "trained 4 episodes" in out and "win rate against random" in out
+
+
+def test_the_rewards_parameter_gives_score_utilities() -> None:
+    results = {}
+    for rewards in ("win_loss", "score_diff", "score"):
+        game = pyspiel.load_game(gs.LIVING_FOREST, {"rewards": rewards, "rng_seed": 3})
+        state = game.new_initial_state()
+        rng = np.random.default_rng(1)
+        while not state.is_terminal():
+            state.apply_action(int(rng.choice(state.legal_actions())))
+        results[rewards] = (state.returns(), state.glade_game.result())
+        assert game.min_utility() <= min(state.returns()) <= max(state.returns())
+        assert max(state.returns()) <= game.max_utility()
+    _, result = results["score"]
+    scores = [float(s) for s in result["scores"]]
+    assert results["score"][0] == scores
+    assert results["score_diff"][0] == [scores[0] - scores[1], scores[1] - scores[0]]
+    assert sorted(results["win_loss"][0]) in ([-1.0, 1.0], [0.0, 0.0])
+    pyspiel.random_sim_test(
+        pyspiel.load_game(gs.HARMONIES, {"rewards": "score_diff", "rng_seed": 2}),
+        num_sims=1,
+        serialize=False,
+        verbose=False,
+    )
+    with pytest.raises(BadInput, match="unknown rewards"):
+        pyspiel.load_game(gs.HARMONIES, {"rewards": "shaped"})

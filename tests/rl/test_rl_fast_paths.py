@@ -1,0 +1,157 @@
+"""The compiled fast paths (agent_iter, sample_legal, normalised views, the solo env's step, the
+parallel env's step) give exactly what the pure-Python paths give."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from glade.rl import harmonies_v0, kernels, living_forest_v0
+from glade.rl.common import Normaliser
+from glade.rl.encoders import make_encoder
+
+# Seeded episodes of every fast path, played by the documented loops (sample_legal, with some
+# unmasked actions for the solo env, which refuses them); prints a digest of everything seen.
+_PLAY = """
+import hashlib, json, sys
+import numpy as np
+if sys.argv[1] == "pure":
+    sys.modules["glade.rl._kernels"] = None  # as if it had never been built
+import gymnasium
+import glade.rl
+from glade.rl import harmonies_v0, kernels, living_forest_v0
+from glade.rl.solo import HarmoniesSoloEnv
+
+def feed(digest, *items):
+    for item in items:
+        if isinstance(item, dict):
+            for key in sorted(item):
+                feed(digest, key, item[key])
+        elif isinstance(item, np.ndarray):
+            digest.update(item.tobytes() + str(item.dtype).encode())
+        else:
+            digest.update(repr(item).encode())
+
+seen = {"compiled": kernels.COMPILED, "solo core": HarmoniesSoloEnv.__mro__[1].__name__}
+for name, make in (
+    ("harmonies aec", lambda: harmonies_v0.env(players=3, normalize=True)),
+    ("living-forest aec", lambda: living_forest_v0.env(players=2, normalize=True)),
+):
+    env, digest, steps = make(), hashlib.sha256(), 0
+    env.reset(seed=21)
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, info = env.last()
+        feed(digest, agent, obs, reward, terminated, truncated, info)
+        env.step(None if terminated or truncated else env.sample_legal())
+        steps += 1
+    seen[name] = [steps, digest.hexdigest()]
+for name, make in (
+    ("harmonies parallel", lambda: harmonies_v0.parallel_env(players=2, normalize=True)),
+    ("living-forest parallel", lambda: living_forest_v0.parallel_env(players=3)),
+):
+    env, digest, steps = make(), hashlib.sha256(), 0
+    observations, infos = env.reset(seed=8)
+    feed(digest, observations, infos)
+    while env.agents:
+        actions = {a: env.sample_legal(a, observations[a]) for a in env.agents}
+        out = env.step(actions)
+        observations = out[0]
+        feed(digest, actions, *out)
+        steps += 1
+    seen[name] = [steps, digest.hexdigest()]
+for normalize in (False, True):
+    env, digest, steps = gymnasium.make(glade.rl.SOLO_ID, normalize=normalize), hashlib.sha256(), 0
+    for seed in (3, 4):
+        feed(digest, *env.reset(seed=seed))
+        while True:
+            action = (steps * 37) % 1130 if steps % 5 == 0 else env.unwrapped.sample_legal()
+            out = env.step(action)
+            feed(digest, action, *out, env.unwrapped.refusal, env.unwrapped.action_masks())
+            steps += 1
+            if out[2] or out[3]:
+                break
+    seen[f"solo {normalize}"] = [steps, digest.hexdigest()]
+print(json.dumps(seen))
+"""
+
+
+def test_the_fast_paths_play_the_same_episodes_as_the_pure_python_ones() -> None:
+    runs = {}
+    for mode in ("pure", "compiled"):
+        done = subprocess.run(
+            [sys.executable, "-c", _PLAY, mode],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        runs[mode] = json.loads(done.stdout.strip().splitlines()[-1])
+    assert runs["pure"]["compiled"] is False and runs["pure"]["solo core"] == "_PythonCore"
+    assert runs["compiled"]["compiled"] is True and runs["compiled"]["solo core"] == "SoloCore"
+    for key, value in runs["pure"].items():
+        if isinstance(value, list):
+            assert value[0] > 40, key  # whole games, to their end
+            assert value == runs["compiled"][key], key
+
+
+@pytest.mark.skipif(not kernels.COMPILED, reason="the compiled kernels are not built")
+def test_the_compiled_normaliser_gives_numpys_bytes() -> None:
+    encoder = make_encoder("harmonies", players=2)
+    normaliser = Normaliser(encoder)
+    rng = np.random.default_rng(0)
+    low, high = encoder.low.astype(np.float32), encoder.high.astype(np.float32)
+    for _ in range(20):
+        obs = (low + rng.random(encoder.size, dtype=np.float32) * (high - low)).astype(np.float32)
+        obs[:5] = low[:5] - 3  # below the bounds: clipped to 0
+        obs[5:10] = high[5:10] + 3  # above: clipped to 1
+        fast = normaliser(obs)
+        assert fast.dtype == np.float32 and fast.tobytes() == normaliser.numpy(obs).tobytes()
+        assert fast.min() >= 0 and fast.max() <= 1
+    as_float64 = normaliser(obs.astype(np.float64))  # not float32: NumPy's path, NumPy's result
+    assert np.allclose(as_float64, normaliser.numpy(obs))
+    with pytest.raises(ValueError, match="needs bounds"):
+        kernels.compiled_module().normalise(obs[:10], normaliser.low, normaliser.scale)
+
+
+def test_agent_iter_stops_as_pettingzoos_does() -> None:
+    env = living_forest_v0.env(players=2)
+    env.reset(seed=1)
+    assert list(env.agent_iter(0)) == [] and list(env.agent_iter(-3)) == []
+    agents = env.agent_iter(5)
+    first = []
+    for agent in agents:
+        first.append(agent)
+        env.step(env.sample_legal())
+    assert len(first) == 5
+    assert len(list(zip(range(3), iter(agents), strict=False))) == 3  # each iter() starts anew
+    huge = env.agent_iter(10**30)  # beyond a C integer: still a limit no game reaches
+    assert next(iter(huge)) == env.agent_selection
+    odd = env.agent_iter(2.5)  # not a whole number: PettingZoo's own iterator
+    assert len(list(zip(range(10), odd, strict=False))) == 3
+    env.close()
+
+
+def test_sample_legal_draws_legal_moves_and_refuses_without_a_game() -> None:
+    env = harmonies_v0.env(players=2)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.sample_legal()
+    env.reset(seed=3)
+    for _ in range(40):
+        obs, *_ = env.last()
+        code = env.sample_legal()
+        assert obs["action_mask"][code] == 1
+        assert obs["action_mask"][env.sample_legal(obs["action_mask"])] == 1
+        env.step(code)
+    parallel = harmonies_v0.parallel_env(players=2)
+    observations, infos = parallel.reset(seed=3)
+    active = infos["player_0"]["active_agent"]
+    for agent, observation in observations.items():
+        code = parallel.sample_legal(agent, observation)
+        assert code == 0 if agent != active else observation["action_mask"][code] == 1
+        copy = {k: v.copy() for k, v in observation.items()}  # not the env's own: read its mask
+        assert parallel.sample_legal(agent, copy) == 0 or agent == active
