@@ -606,7 +606,7 @@ export function render(c) {
   const zoom = c.ui && c.ui.zoom ? zoomHtml(c.ui.zoom) : "";
   return `<div class="lf-table players-${v.spirits.length}${h.seat !== null ? " playback" : ""}">
     <div class="lf-mine">${spiritPanel(c, v.spirits[me], c.seat !== null, h)}</div>
-    <div class="lf-shared">${displayHtml(c, h)}<div class="lf-shared-row">${circleHtml(c, h)}${summaryHtml(c, h)}</div></div>
+    <div class="lf-shared">${displayHtml(c, h)}</div><div class="lf-ring">${circleHtml(c, h)}${summaryHtml(c, h)}</div>
     <div class="others lf-others">${others}</div>${zoom}
   </div>`;
 }
