@@ -436,6 +436,7 @@ class LivingForestGame(Game):
         """
         if seat is not None:
             self._check_seat(seat)
+        self.last_round  # noqa: B018 (derived from the true seed before the copy gets another)
         g = self.copy()
         g.seed = rng.getrandbits(63)
         known = self.known_on_top()

@@ -200,3 +200,15 @@ def test_reached_names_who_has_12_of_what() -> None:
     g._victory_tiles[0] = [1, 1, 1]
     g._fires_kept[0] = [11, 0, 0]  # 11 fires + the fire victory tile
     assert g.reached() == [{"seat": 0, "kinds": ["fires"], "total": sum(g.counts(0))}]
+
+
+def test_a_resampled_copy_of_a_loaded_game_keeps_the_true_summary() -> None:
+    g = fresh(3, 2)
+    rng = random.Random(2)
+    while g.round < 3:
+        seat, code = _random_step(g, rng)
+        g.apply_action_id(seat, code)
+    loaded = glade.load_game(g.to_json())
+    assert isinstance(loaded, LivingForestGame)
+    sample = loaded.resample_hidden(0, random.Random(9))
+    assert sample.last_round == g.last_round is not None
