@@ -218,7 +218,9 @@ def refusal_sentence(page: Page, code: str, params: dict[str, Any]) -> str:
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_a_refused_click_says_why(server: Server, browser: Browser, lang: str) -> None:
     context, page, watch = new_page(browser, 1280, 800)
-    start_game(page, server.url, ["human", "greedy"], lang)
+    gid = start_game(page, server.url, ["human", "greedy"], lang)
+    token = token_of(page, gid)
+    before = server_view(server.url, gid, token)["spirits"][0]
     # while the spirits draw, the display is shown but cannot be used: a click says why
     card = page.locator(".display .lfcard[aria-disabled=true]").first
     expect(card).to_be_visible()
@@ -232,7 +234,8 @@ def test_a_refused_click_says_why(server: Server, browser: Browser, lang: str) -
     assert sentence and sentence != "?"
     expect(toast).to_have_text(sentence)
     assert card.get_attribute("title") == sentence  # and on hover
-    assert version(page) == v  # nothing was sent
+    # nothing was sent (the bot draws meanwhile: only our spirit is compared)
+    assert server_view(server.url, gid, token)["spirits"][0] == before
     if lang != "en":
         assert not english_on_page(page)
     # an unavailable action button is shown too, with its reason
@@ -370,5 +373,46 @@ def test_the_layout_at_each_size(
     page.evaluate("window.scrollTo(0, 0)")
     shot(page, name, full_page=False)
     shot(page, name.replace(".png", "-full.png"))
+    assert watch.errors == []
+    context.close()
+
+
+def test_playback_highlights_what_a_step_changed(server: Server, browser: Browser) -> None:
+    """The shell passes c.step = {entry, seat}: the module marks what that entry changed, and
+    lastRound(c) names who has 12 of what (the view's `reached`)."""
+    context, page, watch = new_page(browser, 1280, 800)
+    gid = start_game(page, server.url, ["human", "greedy"])
+    view = server_view(server.url, gid, token_of(page, gid))
+    found = page.evaluate(
+        """async (view) => {
+            const lf = await import("/js/living_forest.js");
+            await lf.prepare();
+            const ui = lf.newUi();
+            const names = ["Ada", "Bo"];
+            const c = (step, v = view) => ({ view: v, legal: [], seat: 0, mine: [0], watching: false,
+              nameOf: (s) => names[s], ui, hint: null, step });
+            const box = document.createElement("div");
+            const html = (step, v) => { box.innerHTML = lf.render(c(step, v)); return box; };
+            const out = {};
+            out.slot = html({ seat: 1, entry: { seat: 1, action: { type: "pick_card", level: 2, slot: 3 } } })
+              .querySelector("[data-slot='2,3'].fresh") !== null;
+            out.cell = html({ seat: 1, entry: { seat: 1, action: { type: "plant", tree: "T3a", row: 0, column: 1 } } })
+              .querySelector("[data-board-seat='1'] [data-slot='0,1'].fresh") !== null;
+            out.pawn = html({ seat: 1, entry: { seat: 1, action: { type: "move", steps: 2 } } })
+              .querySelector("[data-pawn='1'].fresh") !== null;
+            out.none = html(undefined).querySelectorAll(".fresh").length;
+            out.boards = [...html(undefined).querySelectorAll("[data-board-seat]")].map((e) => e.dataset.boardSeat);
+            out.noLast = lf.lastRound(c(undefined));
+            const reached = { ...view, phase: "actions", reached: [{ seat: 1, kinds: ["fires"], total: 20 }] };
+            out.last = lf.lastRound(c(undefined, reached));
+            return out;
+        }""",
+        view,
+    )
+    assert found["slot"] and found["cell"] and found["pawn"], found
+    assert found["none"] == 0
+    assert sorted(found["boards"]) == ["0", "1"]
+    assert found["noLast"] is None
+    assert "Bo" in found["last"] and "12" in found["last"] and "12 fires" in found["last"]
     assert watch.errors == []
     context.close()

@@ -138,7 +138,7 @@ function mainElement(data) {
   return best || "none";
 }
 
-function cardHtml(card, { a = null, refused = "", fresh = false, mini = false, big = false, taken = "" } = {}) {
+function cardHtml(card, { a = null, refused = "", fresh = false, mini = false, big = false, taken = "", slot = "" } = {}) {
   const data = { ...(CARD[card.name] || {}), ...card };
   const level = data.level || 0;
   const varan = card.name === "Fire Varan";
@@ -148,7 +148,7 @@ function cardHtml(card, { a = null, refused = "", fresh = false, mini = false, b
   const attrs = a ? ` data-act="${act(a)}" data-key="pick-${a.level}-${a.slot}" tabindex="0" role="button"` : refused;
   const zoom = mini ? "" : `<button type="button" class="zoom" data-ui="zoom" data-card="${esc(card.name)}" aria-label="${esc(t("lf.zoom", { name: cardName(card.name) }))}">⤢</button>`;
   const cls = ["lfcard", `lv${level}`, `main-${mainElement(data)}`, a ? "legal" : "", refused ? "refused" : "", varan ? "varan" : "", fresh ? "fresh" : "", mini ? "mini" : ""];
-  const article = `<article class="${cls.filter(Boolean).join(" ")}" data-card="${esc(card.name)}"${attrs} aria-label="${esc(cardName(card.name))}">
+  const article = `<article class="${cls.filter(Boolean).join(" ")}" data-card="${esc(card.name)}"${slot ? ` data-slot="${slot}"` : ""}${attrs} aria-label="${esc(cardName(card.name))}">
     <header>${cost}${pips}${symbolHtml(data.symbol)}</header>
     <div class="art" aria-hidden="true">${varan ? "♨" : ""}</div>
     <div class="card-els">${els.join("") || (varan ? "" : "")}</div>
@@ -222,8 +222,9 @@ export function prompt(c) {
 }
 
 const kindWord = (k) => t(`lf.progress.${k}`);
+const whatWord = (k) => t(`lf.what.${k}`);
 function reachedText(c, r) {
-  return t("lf.reachedOne", { name: c.nameOf(r.seat), what: list(r.kinds.map(kindWord)), n: c.view.target || 12 });
+  return t("lf.reachedOne", { name: c.nameOf(r.seat), what: list(r.kinds.map(whatWord)), n: c.view.target || 12 });
 }
 
 // The "last round" sentence: someone has 12 of something, the game ends after this action phase.
@@ -486,7 +487,7 @@ function displayHtml(c, h) {
             return `<article class="lfcard empty${fresh ? " fresh" : ""}" data-slot="${key}"><span>${esc(taken || t("lf.emptySlot"))}</span></article>`;
           }
           const a = picks.get(key) || null;
-          return cardHtml(card, { a, refused: a ? "" : refusedAttrs(c, { type: "pick_card", level: i + 1, slot }), fresh });
+          return cardHtml(card, { a, refused: a ? "" : refusedAttrs(c, { type: "pick_card", level: i + 1, slot }), fresh, slot: key });
         })
         .join("");
       return `<div class="display-row lv${i + 1}"><h3><span class="lvl-tag">${esc(t("lf.level", { n: i + 1 }))}</span> <span class="muted">${esc(t("lf.stack", { n: v.stack_counts[i] }))}</span></h3><div class="card-row">${cards}</div></div>`;
@@ -634,7 +635,7 @@ export function endScreen(c) {
   const winners = result.winners.map(c.nameOf);
   const headline = winners.length > 1 ? t("end.shared", { names: list(winners) }) : t("end.winner", { name: winners[0] });
   const reached = v.reached || result.breakdown.map((b, seat) => ({ seat, kinds: b.reached ? ["trees", "fires", "flowers"].filter((k) => b[k] >= 12) : [], total: b.total })).filter((r) => r.kinds.length);
-  const why = reached.map((r) => `<li data-reached-seat="${r.seat}">${esc(t("lf.end.reached", { name: c.nameOf(r.seat), what: list(r.kinds.map(kindWord)), n: v.target || 12, round: v.round }))}</li>`).join("");
+  const why = reached.map((r) => `<li data-reached-seat="${r.seat}">${esc(t("lf.end.reached", { name: c.nameOf(r.seat), what: list(r.kinds.map(whatWord)), n: v.target || 12, round: v.round }))}</li>`).join("");
   let tie = "";
   if (reached.length > 1) {
     const totals = list(reached.map((r) => t("lf.end.totalOf", { name: c.nameOf(r.seat), n: r.total })));
