@@ -259,6 +259,7 @@ class LivingForestGame(Game):
         "_taken_this_round",  # animals attracted this round per level
         "_winners",
         "_to_act",  # cache of to_act, refreshed after every action
+        "_last_round",  # what the last end of round did (public), derived from the log
     )
 
     _players: int
@@ -301,6 +302,7 @@ class LivingForestGame(Game):
     _taken_this_round: list[int]
     _winners: list[int]
     _to_act: tuple[int, ...]
+    _last_round: dict[str, Any] | None | _Unknown
 
     # ------------------------------------------------------------------ creation
     @classmethod
@@ -369,6 +371,7 @@ class LivingForestGame(Game):
         g._taken_this_round = [0, 0, 0]
         g._winners = []
         g._to_act = tuple(range(n))
+        g._last_round = None
         return g
 
     def copy(self) -> LivingForestGame:
@@ -416,6 +419,7 @@ class LivingForestGame(Game):
         g._taken_this_round = list(self._taken_this_round)
         g._winners = list(self._winners)
         g._to_act = self._to_act
+        g._last_round = self._last_round  # (never changed once made: shared)
         return g
 
     # ------------------------------------------------------------------ hidden information
@@ -432,6 +436,7 @@ class LivingForestGame(Game):
         """
         if seat is not None:
             self._check_seat(seat)
+        self.last_round  # noqa: B018 (derived from the true seed before the copy gets another)
         g = self.copy()
         g.seed = rng.getrandbits(63)
         known = self.known_on_top()
@@ -547,6 +552,7 @@ class LivingForestGame(Game):
             field = g._load_v1(data) if version == 1 else g._load_v2(data)
             g._derive()
             g._to_act = g._compute_to_act()
+            g._last_round = _UNKNOWN  # derived from the log when first asked for
         except _Damaged as exc:
             raise REFUSALS.bad_input("lf_save.damaged", field=exc.field) from None
         except (KeyError, TypeError, ValueError, IndexError, AttributeError):
@@ -896,6 +902,17 @@ class LivingForestGame(Game):
     @property
     def winners(self) -> list[int]:
         return self._winners
+
+    @property
+    def last_round(self) -> dict[str, Any] | None:
+        """What the last end of round did, in public words (None before the first one ends):
+        Onibi's fires and power against each spirit's water and the Fire Varans it dealt, the
+        reshuffles of the round's draws, the fires added to the centre, the display refilled and
+        the Sacred Tree passed. A loaded game derives it from its log when first asked for."""
+        if isinstance(self._last_round, _Unknown):
+            rebuilt = LivingForestGame.replay(self.seed, self.options, self.log, checked=False)
+            self._last_round = rebuilt._last_round
+        return self._last_round  # type: ignore[return-value]
 
     def _compute_to_act(self) -> tuple[int, ...]:
         if self._phase == ACTIONS:
@@ -1386,7 +1403,8 @@ class LivingForestGame(Game):
         else:
             self._step = S_PLANT
 
-    def _move(self, s: int, steps: int) -> None:
+    def _walk(self, s: int, steps: int) -> tuple[int, list[int]]:
+        """The rock ``steps`` rocks clockwise of spirit ``s`` and the spirits jumped on the way."""
         rocks = self._rocks
         others = {rocks[o]: o for o in range(self._players) if o != s}
         p = rocks[s]
@@ -1397,7 +1415,11 @@ class LivingForestGame(Game):
                 jumped.append(others[p])  # occupied rocks are jumped and not counted
             else:
                 steps -= 1
-        rocks[s] = p
+        return p, jumped
+
+    def _move(self, s: int, steps: int) -> None:
+        p, jumped = self._walk(s, steps)
+        self._rocks[s] = p
         self._steal_from = [o for o in jumped if any(self._victory_tiles[o])]
         self._bonuses_pending.append(ROCK_PENDING[p])
         self._step = S_STEAL if self._steal_from else S_CHOOSE
@@ -1470,30 +1492,40 @@ class LivingForestGame(Game):
             return None
         order = [(self._sacred_tree + i) % n for i in range(n)]
         centre = self._centre_fires
+        # what this end of round does, recorded for everyone to read (public information only)
+        water = [self.element(s, WATER) for s in range(n)]
+        onibi = list(centre)
+        varans = [0] * n
         # a. Onibi attacks every spirit whose water is strictly below the centre's fire
-        if centre:
-            power = sum(centre)
-            victims = [s for s in order if self.element(s, WATER) < power]
-            for _ in range(len(centre)):
-                for s in victims:
-                    if self._varan_supply:
-                        self._varan_supply -= 1
-                        self._discards[s].append(VARAN)
+        power = sum(centre)
+        victims = [s for s in order if water[s] < power] if centre else []
+        for _ in range(len(centre)):
+            for s in victims:
+                if self._varan_supply:
+                    self._varan_supply -= 1
+                    self._discards[s].append(VARAN)
+                    varans[s] += 1
         # b. Onibi attacks the Sacred Tree: one fire per animal taken, level 1 first, cap 7
+        before = len(centre)
+        wanted = sum(self._taken_this_round)
         for lv in range(3):
             value = FIRE_LEVEL_VALUE[lv]
             for _ in range(self._taken_this_round[lv]):
                 if len(centre) < CENTRE_CAP and self._fire_supply[value - 2]:
                     self._fire_supply[value - 2] -= 1
                     centre.append(value)
+        added = centre[before:]
+        refire = False
         if not centre:
             for value in FIRE_VALUES:  # a value-2 fire (a larger one if the 2s ran out)
                 if self._fire_supply[value - 2]:
                     self._fire_supply[value - 2] -= 1
                     centre.append(value)
+                    refire = True
                     break
         # c. refill the display; an empty slot stays empty once its level's stack is exhausted
         revealed: list[int] = []
+        refilled: list[dict[str, Any]] = []
         display = self._display
         for i, c in enumerate(display):
             if c < 0:
@@ -1501,6 +1533,35 @@ class LivingForestGame(Game):
                 if stack:
                     display[i] = stack.pop()
                     revealed.append(display[i])
+                    refilled.append(
+                        {"level": i // 4 + 1, "slot": i % 4, "card": CARDS.names[display[i]]}
+                    )
+        reshuffles = [0] * n
+        for seat, code, chance in self.log[self._draw_start :]:
+            if code == A_DRAW and chance is not None and chance[1]:
+                reshuffles[seat] += 1
+        self._last_round = {
+            "round": self._round,
+            "onibi": {"fires": onibi, "power": power},
+            "spirits": [
+                {
+                    "seat": s,
+                    "water": water[s],
+                    "attacked": s in victims,
+                    "varans": varans[s],
+                    "reshuffles": reshuffles[s],
+                }
+                for s in range(n)
+            ],
+            "varans_short": sum(varans) < len(victims) * len(onibi),
+            "taken": list(self._taken_this_round),
+            "fires_added": list(added),
+            "fires_capped": len(added) < wanted,
+            "centre_refired": centre[-1] if refire else None,
+            "refilled": refilled,
+            "empty_slots": sum(1 for c in display if c < 0),
+            "sacred_tree": {"from": self._sacred_tree, "to": (self._sacred_tree + 1) % n},
+        }
         # d. help lines to the discard
         for s in range(n):
             self._discards[s].extend(self._help_lines[s])
@@ -1559,6 +1620,89 @@ class LivingForestGame(Game):
             return {"revealed": [CARDS.names[c] for c in chance[1:]]}
         return {"card": CARDS.names[chance[0]], "reshuffled": bool(chance[1])}
 
+    def move_preview(self, seat: int, steps: int) -> dict[str, Any]:
+        """Where a move of ``steps`` rocks would take ``seat``'s spirit: the rock it lands on and
+        that rock's bonus, the spirits it jumps (occupied rocks are not counted) and those of them
+        it would take a victory tile from (the ones that hold one)."""
+        p, jumped = self._walk(seat, steps)
+        return {
+            "rock": p,
+            "bonus": ROCK_BONUS[p],
+            "jumped": jumped,
+            "steal_from": [o for o in jumped if any(self._victory_tiles[o])],
+        }
+
+    def move_previews(self, seat: int) -> list[dict[str, Any]]:
+        """``move_preview`` of every move ``seat`` may make now, by steps."""
+        top = min(self.element(seat, SPIRAL), 12 - self._players)
+        return [{"steps": k, **self.move_preview(seat, k)} for k in range(1, top + 1)]
+
+    def refusals(self, seat: int) -> list[dict[str, Any]]:
+        """Why the moves ``seat`` might try on the table now are refused: one entry per action
+        the page shows that is not legal, ``{"action", "code", "params"}`` (the refusal of
+        ``why_illegal``). Planting is described by tree (``{"type": "plant", "tree"}``) and by
+        space (``{"type": "plant", "row", "column"}``): each tried with a legal partner."""
+        self._check_seat(seat)
+        if self._phase == OVER:
+            return []
+        table = TABLES[self._players]
+        codes = [A_DRAW, A_STOP, A_USE] if self._phase == DRAW else [A_CHOOSE + k for k in range(5)]
+        codes += [A_PICK + i for i, c in enumerate(self._display) if c >= 0]
+        codes += [A_FIRE + i for i in range(len(self._centre_fires))]
+        acting = self._phase == ACTIONS and seat == self._current_spirit
+        step = self._step
+        if acting and step in (S_ATTRACT, S_EXTINGUISH, S_PLANT):
+            codes.append(A_DONE)
+        if acting and step == S_MOVE:
+            codes += range(A_MOVE, _plant_base(self._players))
+        if acting and step == S_STEAL:
+            codes += range(A_STEAL, A_MOVE)
+        out = []
+        for code in codes:
+            why = self.why_illegal(seat, code)
+            if why is not None:
+                out.append(
+                    {"action": table[code].to_json(), "code": why.code, "params": why.params}
+                )
+        if acting and step == S_PLANT:
+            out += self._plant_refusals(seat)
+        return out
+
+    def _plant_refusals(self, seat: int) -> list[dict[str, Any]]:
+        base = _plant_base(self._players)
+        free = self._free_cells(seat)
+        legal = set(self.legal_action_ids(seat))
+        trees = [t for t in range(12) if any(base + t * 14 + CELL_SLOT[c] in legal for c in free)]
+        out: list[dict[str, Any]] = []
+        if free:
+            for t in range(12):
+                if t not in trees:
+                    why = self.why_illegal(seat, base + t * 14 + CELL_SLOT[free[0]])
+                    if why is not None:
+                        tree = {"type": "plant", "tree": TREES.ids[t]}
+                        out.append({"action": tree, "code": why.code, "params": why.params})
+        if trees:
+            forest = self._forests[seat]
+            for c in PLANT_CELLS:
+                if forest[c] == EMPTY and c not in free:
+                    why = self.why_illegal(seat, base + trees[0] * 14 + CELL_SLOT[c])
+                    if why is not None:
+                        row, column = divmod(c, COLUMNS)
+                        cell = {"type": "plant", "row": row, "column": column}
+                        out.append({"action": cell, "code": why.code, "params": why.params})
+        return out
+
+    def reached(self) -> list[dict[str, Any]]:
+        """The spirits that have reached 12 of something now, with what they reached (the game
+        ends after the action phase in which one has; the highest total wins among them)."""
+        out = []
+        for s in range(self._players):
+            counts = dict(zip(("trees", "fires", "flowers"), self.counts(s), strict=True))
+            kinds = [k for k, v in counts.items() if v >= TARGET]
+            if kinds:
+                out.append({"seat": s, "kinds": kinds, "total": sum(counts.values())})
+        return out
+
     def in_progress(self) -> dict[str, Any] | None:
         """The step the acting spirit is in (None while it chooses an action)."""
         if self._phase != ACTIONS or self._step == S_CHOOSE:
@@ -1570,6 +1714,8 @@ class LivingForestGame(Game):
             out["element"] = "sun" if step == S_ATTRACT else "water"
         if step == S_STEAL:
             out["from"] = list(self._steal_from)
+        if step == S_MOVE:
+            out["moves"] = self.move_previews(self._current_spirit)
         if self._bonuses_pending:
             out["then"] = [BONUS_NAMES[k] for k, _ in self._bonuses_pending]
         return out
@@ -1639,9 +1785,22 @@ class LivingForestGame(Game):
                 "varan_supply": self._varan_supply,
                 "taken_this_round": list(self._taken_this_round),
                 "spirits": spirits,
+                "target": TARGET,
+                "reached": self.reached(),
+                "last_round": self.last_round,
+                "refusals": [] if seat is None else self.refusals(seat),
             }
         )
         return out
+
+
+class _Unknown:
+    """The mark of a summary not derived yet (a game just loaded from a save)."""
+
+    __slots__ = ()
+
+
+_UNKNOWN = _Unknown()
 
 
 class _Damaged(ValueError):

@@ -179,7 +179,10 @@ def test_two_players_online_see_each_other_live(server: Server, browser: Browser
     target.click()
     toast = a.locator("#toast")
     expect(toast).to_be_visible()
-    expect(toast).to_contain_text(name)
+    # the sentence names the cell as the board labels it ("C4"), not by its inner coordinates
+    label = a.get_attribute(f".mine [data-cell='{name}']", "data-label") or ""
+    assert label and label != name
+    expect(toast).to_contain_text(label)
     assert version(a) == v
     assert a.get_attribute(f".mine [data-cell='{name}']", "data-height") == "1"
     # The same refusal on a Korean and a Chinese page: the engine's sentence in that language,
@@ -190,7 +193,7 @@ def test_two_players_online_see_each_other_live(server: Server, browser: Browser
         a.locator("[data-testid=hand] .token-btn").first.click()
         a.locator(f".mine [data-cell='{name}']").click()
         expect(toast).to_be_visible()
-        expect(toast).to_have_text(re.compile("|".join(map(re.escape, refused_in(lang, name)))))
+        expect(toast).to_have_text(re.compile("|".join(map(re.escape, refused_in(lang, label)))))
         assert not re.search(r"[A-Za-z]{2,}", toast.inner_text()), toast.inner_text()
         assert version(a) == v
     a.select_option("#lang-select", "en")

@@ -2,9 +2,12 @@ import { lang, refusal, t } from "./i18n.js";
 
 // The web API of `glade serve` (contract: POST/GET games, actions, log, WebSocket) and local seat tokens.
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, data) {
     super(message);
     this.status = status;
+    // an engine refusal's code and params, for a page that words some params itself
+    this.code = data && typeof data.code === "string" ? data.code : null;
+    this.params = (data && data.params) || {};
   }
 }
 
@@ -31,7 +34,7 @@ async function call(method, path, { body, token } = {}) {
     let message = data && (data.error || data.detail);
     if (Array.isArray(message)) message = message.map((d) => d.msg || JSON.stringify(d)).join("; ");
     message = typeof message === "string" ? message : "";
-    throw new ApiError(resp.status, refusalText(resp.status, data, message));
+    throw new ApiError(resp.status, refusalText(resp.status, data, message), data);
   }
   return data;
 }

@@ -307,12 +307,16 @@ export async function showTable(root, id, { spectator }) {
       } else if (err instanceof ApiError && err.status === 0) {
         toast(t("error.network"));
       } else {
-        toast(err.message || t("error.refused"));
+        const sentence = err instanceof ApiError && err.code ? refusal(err.code, wordParams(err.code, err.params), err.message) : err.message;
+        toast(sentence || t("error.refused"));
       }
     } finally {
       busy = false;
     }
   }
+
+  // A refusal's params in the module's words (a cell by its label), when the module has some.
+  const wordParams = (code, params) => (mod.refusalParams ? mod.refusalParams(code, params || {}) : params);
 
   // A click on what cannot be played now: the reason, nothing sent.
   function refuse(el) {
@@ -321,7 +325,7 @@ export async function showTable(root, id, { spectator }) {
     if (raw.startsWith("{")) {
       try {
         const r = JSON.parse(raw);
-        text = refusal(r.code, r.params, t("error.refused"));
+        text = refusal(r.code, wordParams(r.code, r.params), t("error.refused"));
       } catch (err) {
         text = "";
       }
