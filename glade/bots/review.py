@@ -93,9 +93,8 @@ def decisions(final: Game) -> list[Decision]:
     while i < len(log):
         seat, code = log[i][0], log[i][1]
         before = game.copy()
-        if lf and game.phase == ACTIONS:
+        if isinstance(game, LivingForestGame) and game.phase == ACTIONS:
             # the spirit's whole action phase: until another spirit acts or the phase ends
-            assert isinstance(game, LivingForestGame)
             j, review = i, False
             while j < len(log) and log[j][0] == seat:
                 review = review or len(game.legal_action_ids(seat)) > 1
