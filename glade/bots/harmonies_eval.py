@@ -20,19 +20,20 @@ INF = 99
 
 # What each spirit's formula gives a finished board, on average: the 80 final boards of 40 greedy
 # 2-player games (seeds 5000-5039, no spirits in play), every formula applied to every board
-# (standard deviations 3-6 points). A chosen spirit's worth early in the game, before the board
+# (standard deviations 3-6 points; ``python benchmarks/spirit_typical.py``). A chosen spirit's
+# worth early in the game, before the board
 # shows it; SPIRIT_TURNS: the turns a fresh board lasts (``turns_left`` of an empty board).
 SPIRIT_TYPICAL = {
-    "lion_spirit": 9.0,
-    "butterfly_spirit": 9.7,
-    "deer_spirit": 8.9,
-    "owl_spirit": 12.7,
-    "cat_spirit": 6.2,
-    "crane_spirit": 3.9,
-    "ram_spirit": 4.2,
-    "marmot_spirit": 7.7,
-    "dragonfly_spirit": 6.3,
-    "tortoise_spirit": 10.1,
+    "lion_spirit": 8.4,
+    "butterfly_spirit": 9.8,
+    "deer_spirit": 9.2,
+    "owl_spirit": 12.8,
+    "cat_spirit": 6.0,
+    "crane_spirit": 3.0,
+    "ram_spirit": 4.3,
+    "marmot_spirit": 8.5,
+    "dragonfly_spirit": 6.7,
+    "tortoise_spirit": 10.2,
 }
 SPIRIT_TURNS = 7.0
 
