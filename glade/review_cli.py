@@ -22,6 +22,48 @@ def add_parser(sub: Any) -> None:
     p.add_argument(
         "--json", dest="json_out", help="write the whole review to this file (- for stdout)"
     )
+    p.add_argument("--lang", default=None, help="en, ko or zh (default: from LC_ALL/LANG)")
+
+
+SILENT = {"end_turn", "end_actions", "done"}  # the end of a turn goes without saying
+
+
+def action_words(lang: Any, a: dict[str, Any]) -> str:
+    """One action in present-tense words in ``lang`` (a terminal ``Lang``): "take space 3"."""
+    kind = str(a.get("type"))
+    key = f"review.act.{kind}"
+    if kind == "take_tokens":
+        return str(lang.t(key, n=int(a["space"]) + 1))
+    if kind == "place_token":
+        return str(lang.t(key, colour=lang.t(f"colour.{a['color']}"), cell=a["cell"]))
+    if kind in ("take_card", "discard_card"):
+        return str(lang.t(key, n=int(a["slot"]) + 1))
+    if kind in ("place_cube", "choose_spirit"):
+        card = str(a["card"])
+        name = lang.term(f"card.{card}", card.replace("_", " "))
+        return str(lang.t(key, card=name, cell=a.get("cell", "")))
+    if kind == "choose_action":
+        return str(lang.t(key, action=lang.t(f"lf.kind.{a['action']}")))
+    if kind == "pick_card":
+        return str(lang.t(key, level=a["level"], n=int(a["slot"]) + 1))
+    if kind == "pick_fire":
+        return str(lang.t(key, n=int(a["index"]) + 1))
+    if kind == "plant":
+        from glade.living_forest.data import TREE_BY_ID, TREES
+
+        cost = TREES.cost[TREE_BY_ID[a["tree"]]] if a.get("tree") in TREE_BY_ID else a.get("tree")
+        return str(lang.t(key, cost=cost, row=int(a["row"]) + 1, column=int(a["column"]) + 1))
+    if kind == "move":
+        return str(lang.t(key, n=a["steps"]))
+    if kind == "steal":
+        return str(lang.t(key, tile=lang.t(f"lf.tile.{a.get('tile', 'tree')}")))
+    return str(lang.opt(key, kind.replace("_", " ")))
+
+
+def move_words(lang: Any, actions: list[dict[str, Any]]) -> str:
+    """A move (its actions' JSON) in ``lang``: "take space 3 → place blue on 0,0 → …"."""
+    parts = [action_words(lang, a) for a in actions if a.get("type") not in SILENT]
+    return " → ".join(parts) if parts else str(lang.t("review.act.end"))
 
 
 def load_saved(data: Any) -> Game:
@@ -65,7 +107,12 @@ def run(args: argparse.Namespace) -> int:
     from rich.table import Table
 
     from glade.bots.review import review
+    from glade.terminal.i18n import Lang, detect
 
+    try:
+        lang = Lang(detect(getattr(args, "lang", None)))
+    except ValueError as exc:
+        raise BadInput(str(exc)) from None
     if args.server or args.game_id:
         if not (args.server and args.game_id):
             raise BadInput("--server and --id go together")
@@ -83,48 +130,42 @@ def run(args: argparse.Namespace) -> int:
     to_stdout = args.json_out == "-"
     console = Console(stderr=to_stdout)
     with Progress(console=console, transient=True) as bar:
-        task = bar.add_task("reviewing", total=None)
+        task = bar.add_task(lang.t("review.progress"), total=None)
 
         def step(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
 
         result = review(game, samples=args.samples, progress=step)
-    unit = result["unit"]
-    table = Table(title=f"{game.game_name} review")
-    for col in ("#", "seat", "played", "mark", f"lost ({unit})", "best found"):
-        table.add_column(col)
+    unit = lang.t("review.unit.win" if game.game_name == "living-forest" else "review.unit.points")
+    title = lang.term(f"game.{game.game_name}", game.game_name)
+    table = Table(title=lang.t("review.title", game=title))
+    for col in ("n", "seat", "played", "mark", "loss", "best"):
+        table.add_column(lang.t(f"review.col.{col}", unit=unit), overflow="fold")
     for t in result["turns"]:
-        best = "" if t["is_best"] else t["best"]["text"]
+        best = "" if t["is_best"] else move_words(lang, t["best"]["actions"])
         table.add_row(
             str(t["index"] + 1),
-            str(t["seat"]),
-            t["played"]["text"],
-            t["mark"],
+            lang.t("review.seatN", n=t["seat"] + 1),
+            move_words(lang, t["played"]["actions"]),
+            lang.t(f"review.mark.{t['mark']}"),
             f"{t['loss']:.1f}",
             best,
         )
     console.print(table)
-    summary = Table(title="summary")
-    for col in (
-        "seat",
-        "decisions",
-        f"average lost ({unit})",
-        "accuracy %",
-        "best",
-        "good",
-        "inaccuracy",
-        "mistake",
-        "blunder",
-    ):
-        summary.add_column(col)
+    summary = Table(title=lang.t("review.summary"))
+    for col in ("seat", "decisions", "average", "accuracy"):
+        summary.add_column(lang.t(f"review.col.{col}", unit=unit))
+    marks = ("best", "good", "inaccuracy", "mistake", "blunder")
+    for m in marks:
+        summary.add_column(lang.t(f"review.mark.{m}"))
     for s in result["summary"]:
         m = s["marks"]
         summary.add_row(
-            str(s["seat"]),
+            lang.t("review.seatN", n=s["seat"] + 1),
             str(s["decisions"]),
             f"{s['average_loss']:.2f}",
             f"{s['accuracy']:.1f}",
-            *(str(m[k]) for k in ("best", "good", "inaccuracy", "mistake", "blunder")),
+            *(str(m[k]) for k in marks),
         )
     console.print(summary)
     if args.json_out:

@@ -71,6 +71,34 @@ def candidates(state: Game, seat: int, limit: int | None = None) -> list[Move]:
     return moves[: max(1, n)]
 
 
+def phase_candidates(state: Game, seat: int, limit: int | None = None) -> list[Move]:
+    """Living Forest, in a spirit's action phase: whole phases as candidates. Each of the
+    evaluation's candidate first steps (``candidates``) is carried on to the end of the phase by
+    the search adapter's greedy step, which re-deals what the seat cannot see before each step.
+    """
+    from glade.living_forest.game import ACTIONS, LivingForestGame
+
+    from .living_forest_search import LivingForestAdapter
+
+    assert isinstance(state, LivingForestGame)
+    adapter = adapter_for(state)
+    assert isinstance(adapter, LivingForestAdapter)
+    out: list[Move] = []
+    for (first,) in candidates(state, seat, limit):
+        game = state.copy()
+        codes = [first]
+        game.apply_action_id(seat, first, checked=True)
+        while not game.is_over and game.phase == ACTIONS and game.current_spirit == seat:
+            ids = game.legal_action_ids(seat)
+            code = ids[0] if len(ids) == 1 else adapter.greedy_step(game, seat)
+            codes.append(code)
+            game.apply_action_id(seat, code, checked=True)
+        move = tuple(codes)
+        if move not in out:
+            out.append(move)
+    return out
+
+
 def evaluate_moves(
     state: Game, seat: int, moves: list[Move], samples: int | None = None, seed: int = 0
 ) -> list[MoveEval]:
@@ -151,6 +179,7 @@ __all__ = [
     "SAMPLES",
     "candidates",
     "evaluate_moves",
+    "phase_candidates",
     "rank",
     "win_meaningful",
 ]

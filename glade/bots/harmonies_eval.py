@@ -10,11 +10,32 @@ from __future__ import annotations
 
 from glade.harmonies.data import B1, B2, CARDS, CLASS_STATES, EMPTY, M1, M2, NEXT, NSTATES, R1
 from glade.harmonies.game import Board, HarmoniesGame
+from glade.harmonies.scoring import spirit_points
 
 NCLASS = len(CLASS_STATES)
 CLASS_MEMBERS = tuple(CLASS_STATES.values())
 MAX_COST = 3
 INF = 99
+
+
+# What each spirit's formula gives a finished board, on average: the 80 final boards of 40 greedy
+# 2-player games (seeds 5000-5039, no spirits in play), every formula applied to every board
+# (standard deviations 3-6 points; ``python benchmarks/spirit_typical.py``). A chosen spirit's
+# worth early in the game, before the board
+# shows it; SPIRIT_TURNS: the turns a fresh board lasts (``turns_left`` of an empty board).
+SPIRIT_TYPICAL = {
+    "lion_spirit": 8.4,
+    "butterfly_spirit": 9.8,
+    "deer_spirit": 9.2,
+    "owl_spirit": 12.8,
+    "cat_spirit": 6.0,
+    "crane_spirit": 3.0,
+    "ram_spirit": 4.3,
+    "marmot_spirit": 8.5,
+    "dragonfly_spirit": 6.7,
+    "tortoise_spirit": 10.2,
+}
+SPIRIT_TURNS = 7.0
 
 
 def _cost_table() -> tuple[tuple[int, ...], ...]:
@@ -178,14 +199,38 @@ def card_progress(
     return value
 
 
+def spirit_progress(
+    board: Board,
+    spirit: int,
+    need: list[tuple[int, int, int]],
+    left: float,
+    rotations: tuple[tuple[tuple[int, int], ...], ...],
+) -> float:
+    """Expected points of a chosen spirit whose cube is not placed yet: what its formula gives
+    the board now, moved toward what it typically gives a finished board (``SPIRIT_TYPICAL``) by
+    the share of the game still to come, discounted by the tokens its habitat still needs
+    (nothing if out of reach)."""
+    d = habitat_distance(spirit, rotations, need, board.cubes)
+    if d >= INF or (d > 0 and d > left * Weights.per_turn + 0.5):
+        return 0.0
+    now = spirit_points(board.layout, board.masks, spirit)
+    typical = SPIRIT_TYPICAL.get(CARDS[spirit].id, 0.0)
+    later = min(1.0, left / SPIRIT_TURNS) * max(0.0, typical - now)
+    return float(Weights.decay**d * (now + later))
+
+
 def evaluate(game: HarmoniesGame, board: Board, left: float) -> float:
-    """Score + discounted progress of held cards + promise of unfinished stacks."""
+    """Score + discounted progress of held cards (and of a chosen spirit not yet placed) + promise
+    of unfinished stacks."""
     score = float(board_score(game, board))
-    if board.cards:
+    spirit = board.spirit if board.spirit >= 0 and not board.spirit_placed else -1
+    if board.cards or spirit >= 0:
         need = need_masks(board)
         rotations = game.space.rotations
         for c, p in board.cards:
             score += card_progress(c, p, need, board.cubes, left, rotations[c])
+        if spirit >= 0:
+            score += spirit_progress(board, spirit, need, left, rotations[spirit])
     if left > 0:
         factor = Weights.potential * min(1.0, left / 4)
         masks = board.masks
@@ -204,5 +249,6 @@ __all__ = [
     "evaluate",
     "habitat_distance",
     "need_masks",
+    "spirit_progress",
     "turns_left",
 ]

@@ -116,6 +116,11 @@ class LivingForestAdapter(Adapter):
         sample = state.resample_hidden(seat, rng)  # the policy never sees the true order
         return state.action_id(self.policy.choose(sample, seat)[0])
 
+    def greedy_step(self, state: LivingForestGame, seat: int) -> int:
+        """The greedy bot's step for ``seat`` now, chosen on a re-dealt sample (never the true
+        hidden order)."""
+        return self._greedy_step(state, seat)
+
     def moves(self, state: Game, seat: int, root: bool) -> list[Move]:
         """Every legal step; at the root the greedy bot's choice comes first (the anchor)."""
         out: list[Move] = [(c,) for c in state.legal_action_ids(seat)]

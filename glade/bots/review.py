@@ -1,11 +1,15 @@
 """Review of a finished game: every decision judged by the shared evaluation.
 
 The game is replayed from its seed and log. A *decision* is, in Harmonies, a seat's whole turn
-(or its spirit choice); in Living Forest, each step where the spirit had a choice (each draw or
-stop, and each step of an action phase), except the draws that cannot end the drawing (at most
-``living_forest_search.SAFE_NET`` solitary symbols showing: nothing is at stake) and steps with a single legal move.
+(or its spirit choice); in Living Forest, a spirit's whole action phase (every step from its
+first choice of action to the end of its turn) and each draw or stop of the Guardian Animals
+phase, except the draws that cannot end the drawing (at most ``living_forest_search.SAFE_NET``
+solitary symbols showing: nothing is at stake). Decisions with a single legal move (a phase
+made only of forced steps) are not reviewed.
 
-For each decision the seat's candidates (``evaluation.candidates``) and the move it played are
+The candidates of a decision are the evaluation's (``evaluation.candidates``); for a Living
+Forest action phase each candidate first step is carried on to the end of the phase by the
+greedy step (``evaluation.phase_candidates``). The candidates and the move the seat played are
 evaluated on the same samples re-dealt from what that seat knew then
 (``evaluation.evaluate_moves``: never the true pouch, piles or decks). The best found is the top
 one by the shown number (Harmonies: expected final score; Living Forest: win chance); the loss
@@ -37,10 +41,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from glade.core import BadInput, Game
-from glade.living_forest.game import LivingForestGame
+from glade.living_forest.game import ACTIONS, LivingForestGame
 
 from .adapter import Move
-from .evaluation import SAMPLES, MoveEval, candidates, evaluate_moves, rank
+from .evaluation import SAMPLES, MoveEval, candidates, evaluate_moves, phase_candidates, rank
 from .living_forest_search import safe_draw
 from .words import describe
 
@@ -83,36 +87,95 @@ def decisions(final: Game) -> list[Decision]:
     log = list(final.log)
     game = type(final).new(final.seed, final.options)
     table = game.action_table()
+    lf = isinstance(game, LivingForestGame)
     out: list[Decision] = []
     i = 0
     while i < len(log):
         seat, code = log[i][0], log[i][1]
-        if final.game_name == "harmonies":
-            j = i + 1
+        before = game.copy()
+        if isinstance(game, LivingForestGame) and game.phase == ACTIONS:
+            # the spirit's whole action phase: until another spirit acts or the phase ends
+            j, review = i, False
+            while j < len(log) and log[j][0] == seat:
+                review = review or len(game.legal_action_ids(seat)) > 1
+                game.apply_action_id(seat, log[j][1], checked=True)
+                j += 1
+                if game.is_over or game.phase != ACTIONS or game.current_spirit != seat:
+                    break
+            if review:
+                out.append(Decision(before, seat, tuple(e[1] for e in log[i:j]), i, j))
+            i = j
+            continue
+        j = i + 1
+        if not lf:
             if table[code].type not in ("choose_spirit", "end_turn"):
                 while j < len(log) and log[j][0] == seat:
                     j += 1
                     if table[log[j - 1][1]].type == "end_turn":
                         break
-            move = tuple(e[1] for e in log[i:j])
             review = len(game.legal_action_ids(seat)) > 1 or j - i > 1
         else:
-            j = i + 1
-            move = (code,)
-            ids = game.legal_action_ids(seat)
-            safe = isinstance(game, LivingForestGame) and safe_draw(game, seat)
-            review = len(ids) > 1 and not safe
+            assert isinstance(game, LivingForestGame)
+            review = len(game.legal_action_ids(seat)) > 1 and not safe_draw(game, seat)
         if review:
-            out.append(Decision(game.copy(), seat, move, i, j))
+            out.append(Decision(before, seat, tuple(e[1] for e in log[i:j]), i, j))
         for e in log[i:j]:
             game.apply_action_id(e[0], e[1], checked=True)
         i = j
     return out
 
 
+def is_phase(d: Decision) -> bool:
+    """Whether ``d`` is a Living Forest action phase (its candidates are whole phases)."""
+    pos = d.position
+    return isinstance(pos, LivingForestGame) and pos.phase == ACTIONS
+
+
 def _acts(game: Game, move: Move) -> list[dict[str, Any]]:
     table = game.action_table()
     return [table[c].to_json() for c in move]
+
+
+def judge(name: str, d: Decision, k: int, samples: int | None = None) -> dict[str, Any]:
+    """Decision number ``k`` judged (see the module docstring): one entry of ``turns``."""
+    scale = 100.0 if name == "living-forest" else 1.0
+    pos, seat = d.position, d.seat
+    moves = phase_candidates(pos, seat) if is_phase(d) else candidates(pos, seat)
+    if d.move not in moves:
+        moves.append(d.move)
+    evals = evaluate_moves(pos, seat, moves, samples, seed=k)
+    ranked = rank(pos, seat, evals)
+    best = ranked[0]
+    played: MoveEval = next(e for e in evals if e.move == d.move)
+    if best.move == d.move:
+        loss = 0.0
+    else:
+        loss = max(0.0, (best.key(name, seat) - played.key(name, seat)) * scale)
+    played_acts = _acts(pos, d.move)
+    best_acts = _acts(pos, best.move)
+    return {
+        "index": k,
+        "seat": seat,
+        "log": [d.start, d.end],
+        "turn": getattr(pos, "turn", None) if name == "harmonies" else getattr(pos, "round", None),
+        "kind": _kind(pos, d),
+        "played": {"actions": played_acts, "text": describe(played_acts)},
+        "best": {"actions": best_acts, "text": describe(best_acts)},
+        "is_best": best.move == d.move,
+        "before": best.to_json(),
+        "after": played.to_json(),
+        "after_best": best.to_json(),
+        "loss": round(loss, 2),
+        "mark": "best" if best.move == d.move else mark_for(name, loss),
+        "candidates": len(moves),
+    }
+
+
+def _kind(pos: Game, d: Decision) -> str:
+    """What sort of decision ``d`` is: turn, spirit (Harmonies); actions, draw (Living Forest)."""
+    if isinstance(pos, LivingForestGame):
+        return "actions" if pos.phase == ACTIONS else "draw"
+    return "spirit" if pos.action_table()[d.move[0]].type == "choose_spirit" else "turn"
 
 
 def review_decisions(
@@ -122,42 +185,9 @@ def review_decisions(
     progress: Progress | None = None,
 ) -> list[dict[str, Any]]:
     """Each decision judged (see the module docstring), in order."""
-    scale = 100.0 if name == "living-forest" else 1.0
     out = []
     for k, d in enumerate(found):
-        pos, seat = d.position, d.seat
-        moves = candidates(pos, seat)
-        if d.move not in moves:
-            moves.append(d.move)
-        evals = evaluate_moves(pos, seat, moves, samples, seed=k)
-        ranked = rank(pos, seat, evals)
-        best = ranked[0]
-        played: MoveEval = next(e for e in evals if e.move == d.move)
-        if best.move == d.move:
-            loss = 0.0
-        else:
-            loss = max(0.0, (best.key(name, seat) - played.key(name, seat)) * scale)
-        played_acts = _acts(pos, d.move)
-        best_acts = _acts(pos, best.move)
-        out.append(
-            {
-                "index": k,
-                "seat": seat,
-                "log": [d.start, d.end],
-                "turn": getattr(pos, "turn", None)
-                if name == "harmonies"
-                else getattr(pos, "round", None),
-                "played": {"actions": played_acts, "text": describe(played_acts)},
-                "best": {"actions": best_acts, "text": describe(best_acts)},
-                "is_best": best.move == d.move,
-                "before": best.to_json(),
-                "after": played.to_json(),
-                "after_best": best.to_json(),
-                "loss": round(loss, 2),
-                "mark": "best" if best.move == d.move else mark_for(name, loss),
-                "candidates": len(moves),
-            }
-        )
+        out.append(judge(name, d, k, samples))
         if progress is not None:
             progress(k + 1, len(found))
     return out
@@ -200,8 +230,13 @@ def review(
 ) -> dict[str, Any]:
     """The whole review of a finished game (JSON-ready)."""
     found = decisions(final)
+    turns = review_decisions(final.game_name, found, samples, progress)
+    return assemble(final, turns, samples)
+
+
+def assemble(final: Game, turns: list[dict[str, Any]], samples: int | None) -> dict[str, Any]:
+    """The review of ``final`` from its judged decisions (``judge``, in order)."""
     name = final.game_name
-    turns = review_decisions(name, found, samples, progress)
     return {
         "game": name,
         "players": final.num_players,
@@ -215,4 +250,32 @@ def review(
     }
 
 
-__all__ = ["Decision", "MARKS", "MARK_NAMES", "decisions", "mark_for", "review", "review_decisions"]
+def after_best(final: Game, turn: dict[str, Any]) -> Game:
+    """The position after the best move found at a reviewed decision (``turn``, one entry of a
+    review's ``turns``) instead of the move played: the game replayed up to the decision, then
+    that move. Chance after it (a Harmonies refill, a Living Forest round's end) comes from the
+    game's own seed, as it would have. For a finished game only (its hidden parts are public)."""
+    if not final.is_over:
+        raise BadInput("only a finished game can be reviewed")
+    start = turn.get("log", [None])[0]
+    if not isinstance(start, int) or not 0 <= start <= len(final.log):
+        raise BadInput("this decision is not part of the game")
+    game = type(final).replay(final.seed, final.options, list(final.log[:start]))
+    for action in turn["best"]["actions"]:
+        game.apply(int(turn["seat"]), action)
+    return game
+
+
+__all__ = [
+    "Decision",
+    "MARKS",
+    "MARK_NAMES",
+    "after_best",
+    "assemble",
+    "decisions",
+    "is_phase",
+    "judge",
+    "mark_for",
+    "review",
+    "review_decisions",
+]

@@ -145,6 +145,21 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             )""",
         ],
     ),
+    (
+        5,  # reviews (#15): one stored review per finished game, with its progress
+        [
+            """CREATE TABLE reviews (
+                game_id TEXT PRIMARY KEY REFERENCES games(id),
+                status TEXT NOT NULL,
+                done INTEGER NOT NULL,
+                total INTEGER NOT NULL,
+                owner TEXT NOT NULL,
+                review TEXT,
+                error TEXT,
+                updated_at DOUBLE PRECISION NOT NULL
+            )""",
+        ],
+    ),
 ]
 MIGRATIONS.sort(key=lambda step: step[0])  # applied by number, whatever order they were added in
 
@@ -714,6 +729,94 @@ class Storage:
             ]
         )
 
+    # ------------------------------------------------------------------ reviews (#15)
+    # One row per reviewed game: status running|done|failed, progress done/total, the process
+    # working on it (owner) and, once done, the whole review as JSON.
+    def claim_review(self, game_id: str, owner: str, at: float, stale: float) -> Future[None]:
+        """Start a review of ``game_id`` for ``owner``: resolves once the row is this owner's;
+        fails with StorageConflict when another process holds a live one or it is done. A
+        failed review, or a running one with no progress since ``stale``, is taken over."""
+        return self.write(
+            [
+                (
+                    "DELETE FROM reviews WHERE game_id = ? AND (status = 'failed' "
+                    "OR (status = 'running' AND updated_at < ?))",
+                    (game_id, stale),
+                ),
+                (
+                    "INSERT INTO reviews (game_id, status, done, total, owner, updated_at) "
+                    "VALUES (?, 'running', 0, 0, ?, ?)",
+                    (game_id, owner, at),
+                ),
+            ]
+        )
+
+    def review_progress(
+        self, game_id: str, owner: str, done: int, total: int, at: float
+    ) -> Future[None]:
+        """Record how far ``owner``'s review of ``game_id`` has come."""
+        return self.write(
+            [
+                (
+                    "UPDATE reviews SET done = ?, total = ?, updated_at = ? "
+                    "WHERE game_id = ? AND owner = ? AND status = 'running'",
+                    (done, total, at, game_id, owner),
+                )
+            ]
+        )
+
+    def finish_review(
+        self,
+        game_id: str,
+        owner: str,
+        review: dict[str, Any] | None,
+        error: str | None,
+        at: float,
+    ) -> Future[None]:
+        """Store ``owner``'s finished review (or, with ``error``, that it failed)."""
+        status = "done" if review is not None else "failed"
+        return self.write(
+            [
+                (
+                    "UPDATE reviews SET status = ?, review = ?, error = ?, updated_at = ? "
+                    "WHERE game_id = ? AND owner = ?",
+                    (
+                        status,
+                        json.dumps(review) if review is not None else None,
+                        error,
+                        at,
+                        game_id,
+                        owner,
+                    ),
+                )
+            ]
+        )
+
+    def load_review(self, game_id: str) -> Future[dict[str, Any] | None]:
+        """The stored review row of ``game_id`` (the review parsed), or None."""
+
+        def read(c: _Conn) -> dict[str, Any] | None:
+            rows = c.query(
+                "SELECT status, done, total, owner, review, error, updated_at FROM reviews "
+                "WHERE game_id = ?",
+                (game_id,),
+            )
+            if not rows:
+                return None
+            status, done, total, owner, review, error, at = rows[0]
+            return {
+                "status": status,
+                "done": int(done),
+                "total": int(total),
+                "owner": owner,
+                "review": json.loads(review) if review else None,
+                "error": error,
+                "updated_at": float(at),
+            }
+
+        return self.read_async(read)
+
+    # ------------------------------------------------------------------ loading games
     @staticmethod
     def _seats(conn: _Conn, game_id: str) -> list[StoredSeat]:
         """A game's seats with their credentials' hashes and the device keys of live sessions."""

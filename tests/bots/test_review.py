@@ -157,3 +157,27 @@ def test_marks_follow_the_thresholds() -> None:
 def test_an_unfinished_game_is_refused() -> None:
     with pytest.raises(BadInput):
         review(glade.new_game("harmonies", seed=1, players=2))
+
+
+def test_living_forest_action_phases_are_whole_decisions() -> None:
+    g = play("living-forest", seed=14)
+    found = decisions(g)
+    phases = [d for d in found if g.action_table()[d.move[0]].type == "choose_action"]
+    assert phases and any(len(d.move) > 1 for d in phases)
+    # a phase ends where another spirit acts or the draw phase begins: no two phases of one
+    # spirit follow each other without a draw between them
+    for a, b in zip(found, found[1:], strict=False):
+        assert not (a in phases and b in phases and a.seat == b.seat and a.end == b.start)
+    out = review_decisions("living-forest", phases[:2], 2)
+    assert all(t["kind"] == "actions" and len(t["best"]["actions"]) >= 1 for t in out)
+
+
+def test_the_two_spirit_offers_are_valued_apart() -> None:
+    apart = 0
+    for seed in (1, 2, 3):
+        g = glade.new_game("harmonies", seed=seed, players=2, spirits=True)
+        s = g.to_act[0]
+        evals = evaluate_moves(g, s, candidates(g, s))
+        assert len(evals) == 2
+        apart += abs(evals[0].scores[s] - evals[1].scores[s]) > 0.1
+    assert apart == 3

@@ -60,3 +60,16 @@ def test_a_server_log_rebuilds_the_game() -> None:
         "moves": g.log_json(None),
     }
     assert from_server_log(log).fingerprint() == g.fingerprint()
+
+
+@pytest.mark.parametrize(("lang", "word"), [("ko", "복기"), ("zh", "复盘")])
+def test_review_speaks_the_chosen_language(
+    lang: str, word: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    g = finished("harmonies", 8)
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(g.to_json()))
+    assert main(["review", str(path), "--samples", "1", "--lang", lang]) == 0
+    printed = capsys.readouterr().out
+    assert word in printed
+    assert "take space" not in printed and ("중앙판" in printed or "公共版图" in printed)

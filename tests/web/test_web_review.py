@@ -1,9 +1,12 @@
-"""The review in the browser: started from a finished game, its chart, marks and best moves."""
+"""The review in the browser: started from a finished game, its chart, marks and best moves, and
+in the replay each decision's mark and the best alternative drawn beside the move played."""
 
 from __future__ import annotations
 
 import os
+import time
 
+import httpx
 from playwright.sync_api import Browser, expect
 from test_web_replay import play_against_greedy
 from web_support import Server, new_page, shot
@@ -30,7 +33,10 @@ def test_a_finished_game_is_reviewed_and_shown(server: Server, browser: Browser)
     assert rows.count() == points.count()
     assert page.locator("[data-testid=review-summary]").count() == 2
     assert "%" in page.locator("[data-testid=review-summary]").first.inner_text()
+    assert "take space" in rows.first.inner_text()
     shot(page, "review-page.png")
+    data = httpx.get(f"{server.url}/api/games/{gid}/review").json()["review"]
+    worse = next(t for t in data["turns"] if not t["is_best"])
     # a point of the chart opens the replay at that move, with the move's mark and best move
     points.nth(3).click()
     expect(page.locator("[data-testid=replay]")).to_have_attribute(
@@ -39,9 +45,55 @@ def test_a_finished_game_is_reviewed_and_shown(server: Server, browser: Browser)
     mark = page.locator("[data-testid=replay-mark]")
     expect(mark).to_be_visible(timeout=30_000)
     assert "take space" in mark.inner_text()
-    shot(page, "review-replay-mark.png")
-    # the Korean page has the review's words too
+    assert page.locator("[data-testid=log-mark]").count() >= 2
+    # the replay's own chart jumps to a decision that was not the best: both boards side by side
+    page.locator(f"[data-testid=replay-chart] [data-jump='{worse['log'][1]}']").click()
+    replay = page.locator("[data-testid=replay]")
+    expect(replay).to_have_attribute("data-step", str(worse["log"][1]), timeout=60_000)
+    best = page.locator("[data-testid=compare-best]")
+    expect(best).to_have_attribute("data-loaded", "yes", timeout=60_000)
+    played = page.locator("[data-testid=compare-played]")
+    expect(played.locator("svg").first).to_be_visible()
+    expect(best.locator("svg").first).to_be_visible()
+    assert played.inner_text() != best.inner_text()
+    shot(page, "review-replay-compare.png")
+    # the Korean page has the review's words too, the move words included
     page.select_option("#lang-select", "ko")
     expect(page.locator("[data-testid=replay-mark]")).to_contain_text("복기")
+    expect(best).to_contain_text("중앙판")
+    shot(page, "review-replay-compare-ko.png")
+    assert not watch.errors, watch.errors
+    context.close()
+
+
+def test_a_living_forest_review_draws_the_alternative(server: Server, browser: Browser) -> None:
+    with httpx.Client(base_url=server.url, timeout=60) as c:
+        r = c.post(
+            "/api/games",
+            json={
+                "game": "living-forest",
+                "options": {"players": 2},
+                "seats": [{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
+            },
+        )
+        assert r.status_code in (200, 201), r.text
+        gid = r.json()["id"]
+        for _ in range(1200):
+            if c.get(f"/api/games/{gid}").json().get("over"):
+                break
+            time.sleep(0.25)
+    context, page, watch = new_page(browser)
+    page.goto(f"{server.url}/#/review/{gid}")
+    review = page.locator("[data-testid=review]")
+    expect(review).to_have_attribute("data-status", "done", timeout=600_000)
+    data = httpx.get(f"{server.url}/api/games/{gid}/review").json()["review"]
+    worse = next(t for t in data["turns"] if not t["is_best"])
+    page.goto(f"{server.url}/#/replay/{gid}/{worse['log'][1]}")
+    best = page.locator("[data-testid=compare-best]")
+    expect(best).to_have_attribute("data-loaded", "yes", timeout=60_000)
+    shot(page, "review-lf-compare.png")
+    page.select_option("#lang-select", "zh")
+    expect(page.locator("[data-testid=replay-mark]")).to_contain_text("复盘")
+    shot(page, "review-lf-compare-zh.png")
     assert not watch.errors, watch.errors
     context.close()

@@ -6,7 +6,7 @@ import * as harmonies from "./harmonies.js";
 import { esc, t } from "./i18n.js";
 import * as livingForest from "./living_forest.js";
 import { botLabel } from "./lobby.js";
-import { fetchReview, markLabel } from "./review.js";
+import { chartSvg, fetchBest, fetchReview, markLabel, moveWords, unitLabel } from "./review.js";
 
 const MODULES = { harmonies, "living-forest": livingForest };
 const PACE_MS = 700; // one move a step while playing
@@ -65,7 +65,7 @@ export async function showReplay(root, id, startAt) {
     if (!step) return `<li class="muted">${esc(t("log.empty"))}</li>`;
     return moves
       .slice(0, step)
-      .map((m, i) => `<li${i === step - 1 ? ' class="current" aria-current="step"' : ""}>${esc(mod.describeLog(m, c))}</li>`)
+      .map((m, i) => `<li${i === step - 1 ? ' class="current" aria-current="step"' : ""}>${esc(mod.describeLog(m, c))}${logMark(i)}</li>`)
       .join("");
   }
 
@@ -73,14 +73,62 @@ export async function showReplay(root, id, startAt) {
     const pos = positions.get(n);
     return pos && !(pos instanceof Promise) ? pos : null; // the view, once it is here
   };
-  const context = (view) => ({ state: { version: step, to_act: view.to_act || [], view }, view, legal: [], seat: null, mine: [], watching: true, nameOf, ui, hint: null });
+  const context = (view, u = ui) => ({ state: { version: step, to_act: view.to_act || [], view }, view, legal: [], seat: null, mine: [], watching: true, nameOf, ui: u, hint: null });
+
+  // The review's decisions by the log position their move ends at, and the positions after each
+  // one's best alternative (from the server, which replays the game to it), once asked for.
+  const turnAt = (n) => (reviewed ? reviewed.turns.find((tu) => tu.log[1] === n) : null);
+  const bests = new Map();
+  function bestView(turn) {
+    if (!bests.has(turn.index)) {
+      bests.set(
+        turn.index,
+        fetchBest(id, turn.index).then(
+          (data) => {
+            bests.set(turn.index, data.view);
+            if (step === turn.log[1]) render();
+            return data.view;
+          },
+          () => bests.delete(turn.index),
+        ),
+      );
+    }
+    const found = bests.get(turn.index);
+    return found instanceof Promise ? null : found;
+  }
 
   function reviewLine() {
-    if (!reviewed) return "";
-    const turn = reviewed.turns.find((tu) => tu.log[1] === step);
+    const turn = turnAt(step);
     if (!turn) return "";
-    const best = turn.is_best ? turn.played.text : turn.best.text;
-    return `<p class="review-mark mark-${esc(turn.mark)}" data-testid="replay-mark"><span class="mark mark-${esc(turn.mark)}">${esc(markLabel(turn.mark))}</span> ${esc(t("review.here", { mark: markLabel(turn.mark), loss: turn.loss.toFixed(1), unit: reviewed.unit, best }))}</p>`;
+    const best = moveWords(reviewed.game, (turn.is_best ? turn.played : turn.best).actions);
+    return `<p class="review-mark mark-${esc(turn.mark)}" data-testid="replay-mark"><span class="mark mark-${esc(turn.mark)}">${esc(markLabel(turn.mark))}</span> ${esc(t("review.here", { mark: markLabel(turn.mark), loss: turn.loss.toFixed(1), unit: unitLabel(reviewed), best }))}</p>`;
+  }
+
+  // At a decision that was not the best: the board after the move played and, beside it, the
+  // board after the best move found, each drawn by the game's own table drawing.
+  function compare(board) {
+    const turn = turnAt(step);
+    if (!turn || turn.is_best) return board;
+    const alt = bestView(turn);
+    const before = loaded(turn.log[0]);
+    let altBoard = `<p class="muted">${esc(t("review.loadingBest"))}</p>`;
+    if (alt) {
+      const altUi = mod.newUi();
+      mod.resetUi(altUi);
+      if (before) mod.render(context(before, altUi)); // marks what the alternative changed
+      altBoard = mod.render(context(alt, altUi));
+    } else if (!before) fetchPosition(turn.log[0]).then(render, () => {});
+    const col = "flex:1 1 420px;min-width:0";
+    return `<div class="review-compare" data-testid="review-compare" style="display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start">
+      <section style="${col}" data-testid="compare-played"><h3 style="font-size:1rem;margin:0 0 6px">${esc(t("review.boardPlayed"))}: ${esc(moveWords(reviewed.game, turn.played.actions))}</h3>${board}</section>
+      <section style="${col}" data-testid="compare-best" data-loaded="${alt ? "yes" : "no"}"><h3 style="font-size:1rem;margin:0 0 6px">${esc(t("review.boardBest"))}: ${esc(moveWords(reviewed.game, turn.best.actions))}</h3>${altBoard}</section>
+    </div>`;
+  }
+
+  // Each move of the log that ends a reviewed decision carries its mark.
+  function logMark(i) {
+    const turn = turnAt(i + 1);
+    return turn ? ` <span class="mark mark-${esc(turn.mark)}" data-testid="log-mark">${esc(markLabel(turn.mark))}</span>` : "";
   }
 
   function render() {
@@ -95,7 +143,7 @@ export async function showReplay(root, id, startAt) {
       mod.resetUi(ui);
       const before = step > 0 ? loaded(step - 1) : null;
       if (before) mod.render(context(before));
-      board = mod.render(c);
+      board = compare(mod.render(c));
     } else {
       // a finished game's position still on its way shows nothing yet; an unfinished game's
       // earlier positions are not shown by the server
@@ -119,6 +167,7 @@ export async function showReplay(root, id, startAt) {
         </div>
         <p class="replay-move status-line" aria-live="polite" data-testid="replay-move">${esc(said)}</p>
         ${reviewLine()}
+        ${reviewed ? `<div class="replay-chart" data-testid="replay-chart">${chartSvg(reviewed, id, { inPlace: true, current: step })}</div>` : ""}
       </section>
       <div class="play">${board}${last && c && c.view.result ? `<section class="panel end-inline"><h2>${esc(t("end.title"))}</h2>${mod.endScreen(c)}</section>` : ""}</div>
       <aside class="side">
@@ -189,6 +238,13 @@ export async function showReplay(root, id, startAt) {
   function onClick(ev) {
     const b = ev.target.closest("[data-go]");
     if (b) go(b.dataset.go);
+    const point = ev.target.closest("[data-jump]");
+    if (point) {
+      // a point of the review's chart: that decision, here
+      stopPlaying();
+      step = Math.min(total, Number(point.dataset.jump));
+      show();
+    }
   }
   function onInput(ev) {
     if (ev.target.matches("[data-testid=replay-slider]")) {
