@@ -605,7 +605,7 @@ export function render(c) {
   const me = c.seat === null ? v.current ?? v.sacred_tree ?? 0 : c.seat;
   const others = v.spirits.filter((s) => s.seat !== me).map((s) => spiritPanel(c, s, false, h)).join("");
   const zoom = c.ui && c.ui.zoom ? zoomHtml(c.ui.zoom) : "";
-  return `<div class="lf-table players-${v.spirits.length}${h.seat !== null ? " playback" : ""}">
+  return `<div class="lf-table players-${v.spirits.length}${h.seat !== null ? " lf-stepping" : ""}">
     <div class="lf-mine">${spiritPanel(c, v.spirits[me], c.seat !== null, h)}</div>
     <div class="lf-shared">${displayHtml(c, h)}</div><div class="lf-ring">${circleHtml(c, h)}${summaryHtml(c, h)}</div>
     <div class="others lf-others">${others}</div>${zoom}

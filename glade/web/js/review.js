@@ -35,12 +35,12 @@ function actionWords(a) {
     case "take_tokens":
       return t("review.act.take_tokens", { n: a.space + 1 });
     case "place_token":
-      return t("review.act.place_token", { colour: t(`colour.${a.color}`), cell: a.cell });
+      return t("review.act.place_token", { colour: t(`colour.${a.color}`), cell: harmonies.cellLabel(a.cell) });
     case "take_card":
     case "discard_card":
       return t(`review.act.${a.type}`, { n: a.slot + 1 });
     case "place_cube":
-      return t("review.act.place_cube", { card: harmonies.cardName(a.card), cell: a.cell });
+      return t("review.act.place_cube", { card: harmonies.cardName(a.card), cell: harmonies.cellLabel(a.cell) });
     case "choose_spirit":
       return t("review.act.choose_spirit", { card: harmonies.cardName(a.card) });
     case "choose_action":
