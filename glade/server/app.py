@@ -35,6 +35,7 @@ from .models import (
     PastView,
     PostAction,
 )
+from .ratings import router as ratings_router
 from .review import router as review_router
 from .storage import Storage
 from .tables import Connection, Room, Tables
@@ -336,6 +337,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.access_log:
         app.add_middleware(AccessLog, form=settings.access_log)  # outermost: sees every answer
     app.include_router(review_router)
+    app.include_router(ratings_router)
     app.state.draining = False
 
     @app.exception_handler(ApiError)
@@ -384,7 +386,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = tables_of(request)
         client = request.client.host if request.client else "unknown"
         seats = [s.model_dump() for s in body.seats]
-        room, tokens = await tables.create(body.game, body.options, seats, client)
+        room, tokens = await tables.create(body.game, body.options, seats, client, rated=body.rated)
         base = base_url(request)
         return {
             "id": room.id,

@@ -55,6 +55,11 @@ class CreateGame(Strict):
     seats: list[Annotated[HumanSeat | BotSeat, Field(discriminator="kind")]] = Field(
         min_length=1, max_length=4
     )
+    rated: bool = Field(
+        default=False,
+        description="A rated table: its end moves the players' OpenSkill ratings. Every human "
+        "seat must belong to an account; bots play as their level's rated identity.",
+    )
 
 
 class SeatTicket(BaseModel):

@@ -113,6 +113,7 @@ class Room:
     changed: float = field(default_factory=time.monotonic)  # when the version last moved
     refresh_task: asyncio.Task[None] | None = None
     refresh_again: bool = False
+    rated: bool = False  # a rated table: its end updates the players' ratings (ratings.py)
     # JSON text of each seat's picture at ``_texts_version`` (GET, POST and pushes share it)
     _texts: dict[int | None, str] = field(default_factory=dict)
     _texts_version: int = -1
@@ -199,6 +200,8 @@ class Tables:
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.bots = BotRunner(settings, self.act)
+        # called (on the event loop) after this process stored the action that ended a game
+        self.game_over_hooks: list[Callable[[Room], None]] = []
 
     # ------------------------------------------------------------------ storage helpers
     @staticmethod
@@ -268,6 +271,7 @@ class Tables:
             version=stored.version,
             state=state,
             seats=seats,
+            rated=stored.rated,
         )
 
     def evict_idle(self, older_than: float) -> int:
@@ -287,7 +291,12 @@ class Tables:
 
     # ------------------------------------------------------------------ creating and joining
     async def create(
-        self, game: str, options: dict[str, Any], seats: list[dict[str, Any]], client: str
+        self,
+        game: str,
+        options: dict[str, Any],
+        seats: list[dict[str, Any]],
+        client: str,
+        rated: bool = False,
     ) -> tuple[Room, list[str | None]]:
         options = dict(options)
         players = options.setdefault("players", len(seats))
@@ -312,6 +321,10 @@ class Tables:
                     raise ApiError(
                         422, f"the bot {spec['bot']!r} is not installed on this server yet"
                     ) from None
+        if rated:
+            from .ratings import check_rated_seats
+
+            check_rated_seats(seats)
         running = await self._wait(self.storage.unfinished_games_of(client))
         if running >= self.settings.max_games_per_client:
             raise ApiError(
@@ -345,6 +358,7 @@ class Tables:
                     seats=[
                         StoredSeat(s.seat, s.kind, s.name, s.bot, s.token_hash) for s in table_seats
                     ],
+                    rated=rated,
                 )
             )
         )
@@ -356,15 +370,25 @@ class Tables:
             version=0,
             state=state,
             seats=table_seats,
+            rated=rated,
         )
         self.rooms[game_id] = room
         self.bots.schedule(room)
         return room, tokens
 
     async def join(
-        self, room: Room, name: str, wanted: int | None, token: str | None
+        self,
+        room: Room,
+        name: str,
+        wanted: int | None,
+        token: str | None,
+        user_id: str | None = None,
     ) -> tuple[int, str]:
         """Claim an open human seat by name; with a seat's own invite token, name that seat."""
+        if room.rated:
+            from .ratings import require_account
+
+            require_account(user_id)
         async with room.lock:
             if room.over:
                 raise ApiError(409, "this game is over")
@@ -467,6 +491,10 @@ class Tables:
                 raise ApiError.refused(exc) from None
             if seat not in state.to_act and not (action.type == "undo" and state.can_undo(seat)):
                 raise ApiError(403, "it is not your turn")
+            if room.rated and room.seats[seat].kind == "human":
+                from .ratings import require_account
+
+                require_account(room.seats[seat].user_id)
             after = state.copy()
             try:
                 after.apply(seat, action)
@@ -507,6 +535,9 @@ class Tables:
             raise ApiError(
                 409, f"the game has moved on to version {room.version}; reload and try again"
             )
+        if over:
+            for hook in self.game_over_hooks:
+                hook(room)
         self.bots.schedule(room)
 
     # ------------------------------------------------------------------ other processes
