@@ -1,6 +1,7 @@
 // The lobby: create a table (game, options, seats, hot-seat or online), invite links, open tables.
 import { api, rememberNames, rememberSeat } from "./api.js";
 import { esc, t } from "./i18n.js";
+import { botRatingText, loadBotRatings } from "./leaderboard.js";
 import { toast } from "./main.js";
 
 const DEFAULT_BOTS = ["random", "greedy", "mcts:easy", "mcts:normal", "mcts:hard"];
@@ -29,6 +30,7 @@ function seatDefaults(form, i) {
 export async function showLobby(root) {
   // The server lists no bots; these are the registry's names (glade.bots.make_bot).
   const bots = DEFAULT_BOTS;
+  const botRatings = await loadBotRatings(); // each level's calibrated rating, shown beside it
   const form = loadForm();
   let invites = null;
   let openGames = [];
@@ -40,7 +42,7 @@ export async function showLobby(root) {
       const s = seatDefaults(form, i);
       form.seats[i] = s;
       const options = [`<option value="human"${s.kind === "human" ? " selected" : ""}>${esc(t("lobby.human"))}</option>`]
-        .concat(bots.map((b) => `<option value="${esc(b)}"${s.kind === b ? " selected" : ""}>${esc(botLabel(b))}</option>`))
+        .concat(bots.map((b) => `<option value="${esc(b)}"${s.kind === b ? " selected" : ""}>${esc(botLabel(b) + botRatingText(botRatings, form.game, b))}</option>`))
         .join("");
       rows.push(`<li class="seat-row">
         <span class="seat-label">${esc(t("lobby.seat", { n: i + 1 }))}</span>
@@ -102,6 +104,7 @@ export async function showLobby(root) {
         <input id="join-name" maxlength="24" value="${esc(localStorage.getItem("glade.name") || "")}"></label>
       <ul class="open-list" data-testid="open-list">${openHtml()}</ul>
       <button type="button" data-refresh>${esc(t("lobby.refresh"))}</button>
+      <p><a href="#/leaderboard/${esc(form.game)}" data-testid="leaderboard-link">${esc(t("rating.leaderboard"))}</a></p>
     </section>
     </div>`;
     bind();

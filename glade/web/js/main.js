@@ -2,6 +2,7 @@
 import { api, rememberSeat } from "./api.js";
 import { preferredLang, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
+import { showRatings } from "./leaderboard.js";
 import { showReplay } from "./replay.js";
 import { showReview } from "./review.js";
 import { showTable } from "./table.js";
@@ -76,6 +77,7 @@ async function route() {
     else if (parts[0] === "watch" && parts[1]) current = await showTable(app, parts[1], { spectator: true });
     else if (parts[0] === "replay" && parts[1]) current = await showReplay(app, parts[1], parts[2]);
     else if (parts[0] === "review" && parts[1]) current = await showReview(app, parts[1]);
+    else if (parts[0] === "leaderboard" || parts[0] === "profile") current = await showRatings(app, parts);
     else current = await showLobby(app);
   } catch (err) {
     console.error(err);
