@@ -20,6 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from .accesslog import AccessLog
+from .accounts import router as accounts_router
 from .config import Settings
 from .errors import ApiError
 from .models import (
@@ -35,6 +36,7 @@ from .models import (
     PastView,
     PostAction,
 )
+from .ratings import check_rated_creator
 from .ratings import router as ratings_router
 from .review import router as review_router
 from .storage import Storage
@@ -338,6 +340,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.add_middleware(AccessLog, form=settings.access_log)  # outermost: sees every answer
     app.include_router(review_router)
     app.include_router(ratings_router)
+    app.include_router(accounts_router)
     app.state.draining = False
 
     @app.exception_handler(ApiError)
@@ -386,6 +389,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         tables = tables_of(request)
         client = request.client.host if request.client else "unknown"
         seats = [s.model_dump() for s in body.seats]
+        if body.rated:  # a rated table is made by a logged-in account (see ratings.py)
+            await check_rated_creator(request)
         room, tokens = await tables.create(body.game, body.options, seats, client, rated=body.rated)
         base = base_url(request)
         return {

@@ -181,3 +181,127 @@ class Lobby(BaseModel):
 
 class Error(BaseModel):
     error: str = Field(description="what was wrong, in one sentence")
+
+
+# ---------------------------------------------------------------------- accounts
+USER_NAME_MIN, USER_NAME_MAX = 3, 24
+PASSWORD_MIN, PASSWORD_MAX = 8, 200
+_NAME_PUNCTUATION = "_-."
+
+
+def _user_name(name: str) -> str:
+    """An account's name: letters (any script), digits and ``_ - .``; stored in NFC."""
+    length = f"a user name is {USER_NAME_MIN} to {USER_NAME_MAX} characters long"
+    if len(name) > 4 * USER_NAME_MAX:
+        raise ValueError(length)
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cs"):
+            raise ValueError("a user name may not hold control characters (such as NUL)")
+    name = unicodedata.normalize("NFC", name)
+    for ch in name:
+        if not (unicodedata.category(ch)[0] in "LMN" or ch in _NAME_PUNCTUATION):
+            raise ValueError(
+                f"a user name may hold only letters, digits and the signs {_NAME_PUNCTUATION}"
+            )
+    if not USER_NAME_MIN <= len(name) <= USER_NAME_MAX:
+        raise ValueError(length)
+    return name
+
+
+def _password(password: str) -> str:
+    for ch in password:
+        if unicodedata.category(ch) in ("Cc", "Cs"):
+            raise ValueError("a password may not hold control characters (such as NUL)")
+    return password
+
+
+def _no_control(name: str) -> str:
+    for ch in name:
+        if unicodedata.category(ch) in ("Cc", "Cs"):
+            raise ValueError("a user name may not hold control characters (such as NUL)")
+    return name
+
+
+def name_key(name: str) -> str:
+    """The form in which user names are compared: two names differing only in case are one."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+UserName = Annotated[str, AfterValidator(_user_name)]
+Password = Annotated[
+    str, Field(min_length=PASSWORD_MIN, max_length=PASSWORD_MAX), AfterValidator(_password)
+]
+
+
+class Credentials(Strict):
+    name: UserName
+    password: Password
+
+
+class LoginCredentials(Strict):
+    """A log-in: any name is looked up (a wrong one is a wrong name, not a malformed request)."""
+
+    name: Annotated[
+        str, Field(min_length=1, max_length=4 * USER_NAME_MAX), AfterValidator(_no_control)
+    ]
+    password: Annotated[
+        str, Field(min_length=1, max_length=PASSWORD_MAX), AfterValidator(_password)
+    ]
+
+
+class PasswordChange(Strict):
+    old: Annotated[str, Field(min_length=1, max_length=PASSWORD_MAX), AfterValidator(_password)]
+    new: Password
+
+
+class User(BaseModel):
+    id: str
+    name: str
+
+
+class AccountState(BaseModel):
+    """Who this browser is logged in as (``user`` null: a guest) and the session's CSRF token,
+    to send as ``X-CSRF-Token`` with every state-changing request."""
+
+    user: User | None
+    csrf: str | None
+
+
+class Claim(Strict):
+    name: Name | None = Field(default=None, description="needed when the seat has no name yet")
+    seat: Annotated[int, Field(strict=True, ge=0, le=3)] | None = Field(
+        default=None, description="without an invite token: which open seat (default: the first)"
+    )
+
+
+class HeldSeat(Strict):
+    id: Annotated[str, Field(min_length=1, max_length=64)]
+    token: Annotated[str, Field(min_length=1, max_length=200)]
+
+
+class GuestGames(Strict):
+    games: list[HeldSeat] = Field(max_length=100)
+
+
+class MyGame(BaseModel):
+    id: str
+    game: str
+    options: dict[str, Any]
+    version: int
+    seats: list[SeatInfo]
+    mine: list[int] = Field(description="the seats this player holds")
+    to_act: list[int]
+    your_turn: bool
+    over: bool
+    result: dict[str, Any] | None
+    last_move_at: float | None = Field(description="Unix time of the last move (None: none yet)")
+
+
+class MyGames(BaseModel):
+    games: list[MyGame]
+    gone: list[str] = Field(default_factory=list, description="ids whose seat no longer opens")
+
+
+class SeatKeys(BaseModel):
+    id: str
+    tokens: dict[str, str] = Field(description="seat number -> a key for this device")

@@ -65,13 +65,15 @@ def check_rated_seats(seats: list[dict[str, Any]]) -> None:
         raise ApiError(422, "a rated table seats each bot level once: each level is one player")
     if not any(s["kind"] == "human" for s in seats):
         raise ApiError(422, "a rated table needs a person: bots are rated by glade arena --rate")
-    for s in seats:
-        if s["kind"] == "human" and s.get("name") and not s.get("user_id"):
-            raise ApiError(
-                403,
-                "a rated table's seats belong to accounts: leave the other seats open for "
-                "logged-in players instead of naming guests",
-            )
+
+
+async def check_rated_creator(request: Request) -> None:
+    """Only a logged-in account makes a rated table (its seats are then claimed by accounts)."""
+    from .accounts import session_of
+
+    session = await session_of(request)
+    if session is None:
+        raise ApiError(403, "log in to an account to make a rated table: guests play unrated")
 
 
 def require_account(user_id: str | None) -> None:

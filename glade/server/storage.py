@@ -995,6 +995,217 @@ class Storage:
 
         return self.read_async(read)
 
+    # ------------------------------------------------------------------ accounts
+    # Users, their sessions, refused log-ins, seats claimed or held by an account and the device
+    # keys of an account's seats. Passwords arrive here only as Argon2id hashes and cookies only
+    # as SHA-256 hashes.
+    def add_user(
+        self, user_id: str, name: str, name_key: str, password_hash: str, at: float
+    ) -> Future[None]:
+        """A new account; StorageConflict when the (case-folded) name is taken."""
+        return self.write(
+            [
+                (
+                    "INSERT INTO users (id, name, name_key, password_hash, created_at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (user_id, name, name_key, password_hash, at),
+                )
+            ]
+        )
+
+    def user_by_key(self, name_key: str) -> Future[tuple[str, str, str] | None]:
+        """(id, name, password hash) of the account with this case-folded name."""
+
+        def read(c: _Conn) -> tuple[str, str, str] | None:
+            rows = c.query(
+                "SELECT id, name, password_hash FROM users WHERE name_key = ?", (name_key,)
+            )
+            return (str(rows[0][0]), str(rows[0][1]), str(rows[0][2])) if rows else None
+
+        return self.read_async(read)
+
+    def password_hash_of(self, user_id: str) -> Future[str | None]:
+        def read(c: _Conn) -> str | None:
+            rows = c.query("SELECT password_hash FROM users WHERE id = ?", (user_id,))
+            return str(rows[0][0]) if rows else None
+
+        return self.read_async(read)
+
+    def set_password(self, user_id: str, password_hash: str) -> Future[None]:
+        return self.write(
+            [("UPDATE users SET password_hash = ? WHERE id = ?", (password_hash, user_id))]
+        )
+
+    def add_session(
+        self, session_id: str, user_id: str, csrf: str, at: float, address: str
+    ) -> Future[None]:
+        return self.write(
+            [
+                (
+                    "INSERT INTO sessions (id, user_id, csrf, created_at, last_seen, address) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (session_id, user_id, csrf, at, at, address),
+                )
+            ]
+        )
+
+    def session(self, session_id: str) -> Future[tuple[str, str, str, float] | None]:
+        """(user id, user name, CSRF token, last seen) of a live session."""
+
+        def read(c: _Conn) -> tuple[str, str, str, float] | None:
+            rows = c.query(
+                "SELECT s.user_id, u.name, s.csrf, s.last_seen FROM sessions s "
+                "JOIN users u ON u.id = s.user_id WHERE s.id = ?",
+                (session_id,),
+            )
+            if not rows:
+                return None
+            r = rows[0]
+            return str(r[0]), str(r[1]), str(r[2]), float(r[3])
+
+        return self.read_async(read)
+
+    def touch_session(self, session_id: str, at: float) -> Future[None]:
+        return self.write([("UPDATE sessions SET last_seen = ? WHERE id = ?", (at, session_id))])
+
+    def sessions_of(self, user_id: str) -> Future[list[str]]:
+        return self.read_async(
+            lambda c: [
+                str(r[0]) for r in c.query("SELECT id FROM sessions WHERE user_id = ?", (user_id,))
+            ]
+        )
+
+    def games_keyed_by(self, session_ids: list[str]) -> Future[list[str]]:
+        """The games in which these sessions hold device keys."""
+
+        def read(c: _Conn) -> list[str]:
+            found: set[str] = set()
+            for sid in session_ids:
+                found |= {
+                    str(r[0])
+                    for r in c.query(
+                        "SELECT DISTINCT game_id FROM seat_keys WHERE session_id = ?", (sid,)
+                    )
+                }
+            return sorted(found)
+
+        return self.read_async(read)
+
+    def delete_sessions(self, session_ids: list[str], games: list[str]) -> Future[None]:
+        """End sessions and their device keys; ``games`` (where the keys were) hear of it."""
+        statements: list[Statement] = []
+        for sid in session_ids:
+            statements.append(("DELETE FROM seat_keys WHERE session_id = ?", (sid,)))
+            statements.append(("DELETE FROM sessions WHERE id = ?", (sid,)))
+        for game_id in games:
+            statements += self._announce(game_id, "keys")
+        return self.write(statements)
+
+    def expire_sessions(self, before: float) -> Future[None]:
+        """Forget sessions unseen since ``before`` with their device keys."""
+        return self.write(
+            [
+                (
+                    "DELETE FROM seat_keys WHERE session_id IN "
+                    "(SELECT id FROM sessions WHERE last_seen < ?)",
+                    (before,),
+                ),
+                ("DELETE FROM sessions WHERE last_seen < ?", (before,)),
+            ]
+        )
+
+    def record_failure(self, keys: list[str], at: float) -> Future[None]:
+        return self.write(
+            [("INSERT INTO login_failures (key, at) VALUES (?, ?)", (key, at)) for key in keys]
+        )
+
+    def failures_since(self, key: str, since: float) -> Future[tuple[int, float | None]]:
+        """How many refused log-ins ``key`` had since ``since``, and when the oldest was."""
+
+        def read(c: _Conn) -> tuple[int, float | None]:
+            r = c.query(
+                "SELECT COUNT(*), MIN(at) FROM login_failures WHERE key = ? AND at >= ?",
+                (key, since),
+            )[0]
+            return int(r[0]), None if r[1] is None else float(r[1])
+
+        return self.read_async(read)
+
+    def forget_failures(self, key: str | None, before: float) -> Future[None]:
+        """Drop one key's failures (a log-in succeeded), and everyone's older than ``before``."""
+        statements: list[Statement] = [("DELETE FROM login_failures WHERE at < ?", (before,))]
+        if key is not None:
+            statements.append(("DELETE FROM login_failures WHERE key = ?", (key,)))
+        return self.write(statements)
+
+    def claim_seat(
+        self,
+        game_id: str,
+        seat: int,
+        name: str,
+        token_hash: str,
+        invite_hash: str | None,
+        user_id: str | None,
+        open_seats: int,
+        at: float,
+    ) -> Future[None]:
+        """A player claimed a seat: its new credential, the spent invite's hash, its account."""
+        return self.write(
+            [
+                (
+                    "UPDATE seats SET name = ?, token_hash = ?, invite_hash = ?, user_id = ?, "
+                    "claimed_at = ? WHERE game_id = ? AND seat = ?",
+                    (name, token_hash, invite_hash, user_id, at, game_id, seat),
+                ),
+                (
+                    "UPDATE games SET open_seats = ?, updated_at = ? WHERE id = ?",
+                    (open_seats, at, game_id),
+                ),
+                *self._announce(game_id, "seats"),
+            ]
+        )
+
+    def add_seat_key(
+        self, key_hash: str, game_id: str, seat: int, session_id: str, at: float
+    ) -> Future[None]:
+        return self.write(
+            [
+                (
+                    "INSERT INTO seat_keys (key_hash, game_id, seat, session_id, created_at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (key_hash, game_id, seat, session_id, at),
+                ),
+                *self._announce(game_id, "keys"),
+            ]
+        )
+
+    def games_of_user(self, user_id: str, limit: int) -> Future[list[tuple[str, bool]]]:
+        """(game id, over) of the newest ``limit`` games in which the account holds a seat."""
+
+        def read(c: _Conn) -> list[tuple[str, bool]]:
+            rows = c.query(
+                "SELECT g.id, g.over, MAX(g.updated_at) AS t FROM games g "
+                "JOIN seats s ON s.game_id = g.id WHERE s.user_id = ? "
+                "GROUP BY g.id, g.over ORDER BY t DESC LIMIT ?",
+                (user_id, limit),
+            )
+            return [(str(r[0]), bool(r[1])) for r in rows]
+
+        return self.read_async(read)
+
+    def last_moves(self, game_ids: list[str]) -> Future[dict[str, float]]:
+        """When each game's last action was stored (games without one are left out)."""
+
+        def read(c: _Conn) -> dict[str, float]:
+            out: dict[str, float] = {}
+            for gid in game_ids:
+                r = c.query("SELECT MAX(at) FROM actions WHERE game_id = ?", (gid,))
+                if r and r[0][0] is not None:
+                    out[gid] = float(r[0][0])
+            return out
+
+        return self.read_async(read)
+
     def close(self) -> None:
         if self._closed:
             return

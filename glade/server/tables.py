@@ -35,7 +35,13 @@ log = logging.getLogger("glade.server")
 T = TypeVar("T")
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]+")  # secrets.token_urlsafe
 
-__all__ = ["ApiError", "Connection", "Room", "Seat", "Tables"]
+__all__ = ["INVITE_SPENT", "ApiError", "Connection", "Room", "Seat", "Tables"]
+
+
+INVITE_SPENT = (
+    "this invite link was already claimed by another player, so it no longer opens the seat; "
+    "you can watch the game instead"
+)
 
 
 def hash_token(token: str) -> str:
@@ -156,8 +162,22 @@ class Room:
             if hmac.compare_digest(digest, seat.token_hash or "") and seat.token_hash:
                 found = seat.seat
         if found is None:
+            for seat in self.seats:  # a device key of the account holding the seat
+                if digest in seat.keys:
+                    found = seat.seat
+        if found is None:
+            if self.spent_invite(digest):
+                raise ApiError(403, INVITE_SPENT)
             raise ApiError(403, "this token does not open any seat of this game")
         return found
+
+    def spent_invite(self, digest: str) -> bool:
+        """Whether ``digest`` is the hash of an invite token that was already claimed."""
+        spent = False
+        for seat in self.seats:
+            if seat.invite_hash and hmac.compare_digest(digest, seat.invite_hash):
+                spent = True
+        return spent
 
     def picture(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` sees now (GET answer, POST answer and WebSocket push alike)."""
@@ -377,46 +397,126 @@ class Tables:
         return room, tokens
 
     async def join(
+        self, room: Room, name: str, wanted: int | None, token: str | None
+    ) -> tuple[int, str]:
+        """Claim an open human seat by name; with a seat's own invite token, name that seat
+        (the invite is spent: a fresh seat credential replaces it)."""
+        return await self.claim(room, token, name, wanted, None, named_ok=False)
+
+    # ------------------------------------------------------------------ claiming (accounts)
+    async def claim(
         self,
         room: Room,
-        name: str,
-        wanted: int | None,
         token: str | None,
-        user_id: str | None = None,
+        name: str | None,
+        wanted: int | None,
+        user_id: str | None,
+        named_ok: bool = True,
     ) -> tuple[int, str]:
-        """Claim an open human seat by name; with a seat's own invite token, name that seat."""
-        if room.rated:
-            from .ratings import require_account
-
-            require_account(user_id)
+        """Take a seat for this browser (and account): with an invite token, that token's seat
+        (named or not, when ``named_ok``), else an open seat. Answers (seat, fresh credential);
+        the invite afterwards opens nothing and says so. A seat's own credential claims nothing
+        new and comes back as it is (the holder opened its own link again)."""
         async with room.lock:
-            if room.over:
-                raise ApiError(409, "this game is over")
+            keep: str | None = None  # the seat's own credential, kept when it claims again
             if token is not None:
+                digest = hash_token(token)
+                if room.spent_invite(digest):
+                    raise ApiError(409, INVITE_SPENT)
                 seat = room.seat_of(token)
                 assert seat is not None
                 target = room.seats[seat]
-                if not target.open:
+                if not hmac.compare_digest(digest, target.token_hash or ""):
+                    return seat, token  # an account's device key: the seat is its own
+                if target.user_id is not None and user_id not in (None, target.user_id):
+                    raise ApiError(403, "this seat belongs to another account")
+                if target.claimed:
+                    if user_id is None or target.user_id == user_id:
+                        return seat, token
+                    keep = token  # a guest's claimed seat joins the account now logged in
+                if not named_ok and not target.open:
                     raise ApiError(409, "this seat already has a player")
-                new = token
+                if room.over and target.open:
+                    raise ApiError(409, "this game is over")
+                invite: str | None = target.invite_hash if keep else target.token_hash
             else:
+                if room.over:
+                    raise ApiError(409, "this game is over")
                 candidates = [s for s in room.seats if s.open]
                 if wanted is not None:
                     candidates = [s for s in candidates if s.seat == wanted]
                 if not candidates:
                     raise ApiError(409, "this game has no open seat to join")
                 target = candidates[0]
-                new = new_token()
+                invite = target.token_hash  # the creator's link for it is spent as well
+            new_name = target.name or name
+            if not new_name:
+                raise ApiError(422, "this seat has no name yet: send your name to claim it")
+            new = keep or new_token()
             digest = hash_token(new)
-            open_after = sum(s.open for s in room.seats) - 1
+            owner = user_id if user_id is not None else target.user_id
+            if room.rated and owner is None:  # a rated table's seats belong to accounts
+                from .ratings import require_account
+
+                require_account(owner)
+            open_after = sum(s.open for s in room.seats) - (1 if target.open else 0)
             await self._write_or_503(
-                self.storage.name_seat(room.id, target.seat, name, digest, open_after, time.time())
+                self.storage.claim_seat(
+                    room.id, target.seat, new_name, digest, invite, owner, open_after, time.time()
+                )
             )
-            target.name = name
+            target.name = new_name
             target.token_hash = digest
+            target.invite_hash = invite
+            target.claimed = True
+            target.user_id = owner
             room.forget_texts()
         self.broadcast(room)
         return target.seat, new
+
+    async def add_key(self, room: Room, user_id: str, session_id: str) -> dict[int, str]:
+        """A device key for each seat ``user_id`` holds at this table (logged in elsewhere)."""
+        async with room.lock:
+            seats = [s for s in room.seats if s.user_id == user_id]
+            if not seats:
+                raise ApiError(403, "your account holds no seat in this game")
+            out: dict[int, str] = {}
+            for seat in seats:
+                key = new_token()
+                digest = hash_token(key)
+                await self._write_or_503(
+                    self.storage.add_seat_key(digest, room.id, seat.seat, session_id, time.time())
+                )
+                seat.keys[digest] = session_id
+                out[seat.seat] = key
+        return out
+
+    def drop_sessions(self, session_ids: set[str]) -> None:
+        """Sessions ended: their device keys open nothing any more (in this process)."""
+        for room in self.rooms.values():
+            for seat in room.seats:
+                for digest, sid in list(seat.keys.items()):
+                    if sid in session_ids:
+                        del seat.keys[digest]
+
+    async def summary(self, room: Room, mine: list[int], last_move: float | None) -> dict[str, Any]:
+        """One line of "my games": whose turn, when the last move was made, the result."""
+        async with room.lock:
+            state = room.state
+            to_act = list(state.to_act) if not state.is_over else []
+            return {
+                "id": room.id,
+                "game": room.game,
+                "options": room.options,
+                "version": room.version,
+                "seats": [s.info() for s in room.seats],
+                "mine": mine,
+                "to_act": to_act,
+                "your_turn": any(seat in to_act for seat in mine),
+                "over": state.is_over,
+                "result": state.result() if state.is_over else None,
+                "last_move_at": last_move,
+            }
 
     async def lobby(self) -> list[dict[str, Any]]:
         found = await self._wait(self.storage.open_games(self.settings.lobby_limit))
@@ -592,9 +692,19 @@ class Tables:
         changed = False
         for stored in seats:
             seat = room.seats[stored.seat]
-            if (seat.name, seat.token_hash) != (stored.name, stored.token_hash):
+            if (seat.name, seat.token_hash, seat.user_id, seat.invite_hash, seat.claimed) != (
+                stored.name,
+                stored.token_hash,
+                stored.user_id,
+                stored.invite_hash,
+                stored.claimed,
+            ):
                 seat.name, seat.token_hash = stored.name, stored.token_hash
+                seat.user_id, seat.invite_hash = stored.user_id, stored.invite_hash
+                seat.claimed = stored.claimed
                 changed = True
+            if seat.keys != stored.keys:
+                seat.keys = dict(stored.keys)  # device keys: no one's picture changes
         if actions:
             state = room.state.copy()
             version = room.version

@@ -323,11 +323,14 @@ def test_lobby_lists_open_seats_and_join_claims_them(client: TestClient) -> None
     seat_view = client.get(f"/api/games/{game_id}", headers=bearer(joined["token"])).json()
     assert seat_view["seat"] == 1 and seat_view["seats"][1]["name"] == "bea"
 
-    # the invite token of seat 2 names its own seat and stays valid
+    # the invite token of seat 2 names its own seat and is spent for a fresh credential
     named = client.post(
         f"/api/games/{game_id}/join", json={"name": "cy"}, headers=bearer(invite)
     ).json()
-    assert named == {"id": game_id, "seat": 2, "token": invite, "url": named["url"]}
+    assert named["seat"] == 2 and named["token"] != invite
+    assert client.get(f"/api/games/{game_id}", headers=bearer(named["token"])).json()["seat"] == 2
+    spent = client.get(f"/api/games/{game_id}", headers=bearer(invite))
+    assert spent.status_code == 403 and "already claimed" in spent.json()["error"]
     assert game_id not in {g["id"] for g in client.get("/api/lobby").json()["games"]}
     full = client.post(f"/api/games/{game_id}/join", json={"name": "dan"})
     assert full.status_code == 409 and "open seat" in full.json()["error"]

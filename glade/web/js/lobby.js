@@ -1,8 +1,11 @@
-// The lobby: create a table (game, options, seats, hot-seat or online), invite links, open tables.
-import { api, rememberNames, rememberSeat } from "./api.js";
-import { esc, t } from "./i18n.js";
+// The lobby: my games (whose turn, last move, results), create a table (game, options, seats,
+// hot-seat or online), invite links, open tables.
+import { claimSeat, fetchKeys, me } from "./account.js";
+import { api, rememberNames, seatsFor } from "./api.js";
+import { esc, lang, t } from "./i18n.js";
 import { botRatingText, loadBotRatings } from "./leaderboard.js";
 import { toast } from "./main.js";
+import { askNotifications, look, notificationsState, onTurns, setSound, soundOn, stopNotifications, turns } from "./notify.js";
 
 const DEFAULT_BOTS = ["random", "greedy", "mcts:easy", "mcts:normal", "mcts:hard"];
 const FORM_KEY = "glade.lobby";
@@ -66,6 +69,9 @@ export async function showLobby(root) {
     const solo = form.players === 1;
     root.innerHTML = `
     <div class="lobby">
+    <section class="panel mygames" aria-labelledby="mygames-title" data-testid="my-games" style="grid-column: 1 / -1">
+      ${myGamesHtml()}
+    </section>
     <section class="panel" aria-labelledby="new-title">
       <h1 id="new-title">${esc(t("lobby.newTable"))}</h1>
       <form id="new-game" novalidate>
@@ -113,6 +119,11 @@ export async function showLobby(root) {
   function invitesHtml() {
     const rows = invites.seats
       .map((s) => {
+        if (s.mine) {
+          // the creator's own seat is already claimed for this browser: it opens directly
+          return `<li><span>${esc(t("lobby.seat", { n: s.seat + 1 }))} · ${esc(s.name || "")} · ${esc(t("mygames.yourSeat"))}</span>
+          <a class="button primary" href="#/play/${encodeURIComponent(invites.id)}" data-open-seat="${s.seat}">${esc(t("lobby.openSeat"))}</a></li>`;
+        }
         const url = s.url || `${location.origin}/#/play/${encodeURIComponent(invites.id)}/${encodeURIComponent(s.token)}`;
         return `<li><span>${esc(t("lobby.seat", { n: s.seat + 1 }))} · ${esc(s.name || t("lobby.free"))}</span>
           <input readonly value="${esc(url)}" aria-label="${esc(t("lobby.inviteFor", { n: s.seat + 1 }))}" data-invite="${s.seat}">
@@ -121,6 +132,101 @@ export async function showLobby(root) {
       })
       .join("");
     return `<div class="invites" data-testid="invites"><h2>${esc(t("lobby.invites"))}</h2><ul>${rows}</ul></div>`;
+  }
+
+  function ago(at) {
+    if (!at) return t("mygames.noMoveYet");
+    const secs = Math.round(at - Date.now() / 1000);
+    const fmt = new Intl.RelativeTimeFormat(lang(), { numeric: "auto" });
+    const abs = Math.abs(secs);
+    let when;
+    if (abs < 60) when = fmt.format(secs, "second");
+    else if (abs < 3600) when = fmt.format(Math.round(secs / 60), "minute");
+    else if (abs < 86400) when = fmt.format(Math.round(secs / 3600), "hour");
+    else when = fmt.format(Math.round(secs / 86400), "day");
+    return t("mygames.lastMove", { when });
+  }
+
+  function seatName(s) {
+    return s.kind === "bot" ? s.name || botLabel(s.bot || "random") : s.name || t("lobby.free");
+  }
+
+  function resultText(g) {
+    const r = g.result || {};
+    const seats = g.seats || [];
+    const scores = (r.scores || []).map((n, i) => `${seatName(seats[i] || {})} ${n}`).join(" · ");
+    const winners = (r.winners || []).map((i) => seatName(seats[i] || {}));
+    const mineWon = (r.winners || []).some((i) => (g.mine || []).includes(i));
+    const head = seats.length === 1 ? t("mygames.soloDone") : mineWon ? t("mygames.youWon") : t("mygames.won", { names: winners.join(", ") });
+    return `${head} (${scores})`;
+  }
+
+  function gameRow(g) {
+    const names = (g.seats || []).map(seatName).join(", ");
+    const title = `<b>${esc(t(`game.${g.game}`))}</b> · ${esc(names)}`;
+    if (g.over) {
+      return `<li data-mygame="${esc(g.id)}" data-over="true"><span>${title}<br><span class="muted" data-testid="mygame-result">${esc(resultText(g))}</span></span>
+        <a class="button" href="#/replay/${encodeURIComponent(g.id)}" data-replay="${esc(g.id)}">${esc(t("mygames.replay"))}</a></li>`;
+    }
+    const waiting = (g.to_act || []).map((i) => seatName((g.seats || [])[i] || {})).join(", ");
+    const turn = g.your_turn
+      ? `<b class="your-turn" data-testid="your-turn" style="color: var(--accent)">${esc(t("mygames.yourTurn"))}</b>`
+      : esc(t("mygames.theirTurn", { names: waiting }));
+    return `<li data-mygame="${esc(g.id)}" data-over="false"${g.your_turn ? ' data-your-turn="true"' : ""}><span>${title}<br>${turn} · <span class="muted">${esc(ago(g.last_move_at))}</span></span>
+      <button type="button" data-open-game="${esc(g.id)}"${g.your_turn ? ' class="primary"' : ""}>${esc(t("mygames.open"))}</button></li>`;
+  }
+
+  function myGamesHtml() {
+    const games = turns.games || [];
+    const active = games.filter((g) => !g.over);
+    const done = games.filter((g) => g.over).slice(0, 20);
+    const where = me.user ? t("mygames.fromAccount", { name: me.user.name }) : t("mygames.fromBrowser");
+    const notes = notificationsState();
+    const notifyButton =
+      notes === "unsupported"
+        ? ""
+        : `<button type="button" data-notify="${notes}"${notes === "denied" ? " disabled" : ""}>${esc(
+            t(notes === "on" ? "mygames.notifyOff" : notes === "denied" ? "mygames.notifyDenied" : "mygames.notifyOn"),
+          )}</button>`;
+    return `<h2 id="mygames-title">${esc(t("mygames.title"))}</h2>
+      <p class="hint-text">${esc(where)}${me.user ? "" : ` <a href="#/account">${esc(t("mygames.loginToKeep"))}</a>`}</p>
+      <div class="controls"><label class="check"><input type="checkbox" data-sound${soundOn() ? " checked" : ""}> ${esc(t("mygames.sound"))}</label>${notifyButton}</div>
+      <h3>${esc(t("mygames.active"))}</h3>
+      <ul class="open-list" data-testid="mygames-active">${active.length ? active.map(gameRow).join("") : `<li class="muted">${esc(t("mygames.noneActive"))}</li>`}</ul>
+      <h3>${esc(t("mygames.finished"))}</h3>
+      <ul class="open-list" data-testid="mygames-finished">${done.length ? done.map(gameRow).join("") : `<li class="muted">${esc(t("mygames.noneFinished"))}</li>`}</ul>`;
+  }
+
+  function bindMyGames() {
+    const panel = root.querySelector("[data-testid=my-games]");
+    if (!panel) return;
+    for (const b of panel.querySelectorAll("[data-open-game]")) b.addEventListener("click", () => openGame(b.dataset.openGame));
+    const sound = panel.querySelector("[data-sound]");
+    if (sound) sound.addEventListener("change", () => setSound(sound.checked));
+    const notify = panel.querySelector("[data-notify]");
+    if (notify)
+      notify.addEventListener("click", async () => {
+        if (notify.dataset.notify === "on") stopNotifications();
+        else await askNotifications();
+        redrawMyGames();
+      });
+  }
+
+  function redrawMyGames() {
+    const panel = root.querySelector("[data-testid=my-games]");
+    if (!panel) return;
+    panel.innerHTML = myGamesHtml();
+    bindMyGames();
+  }
+
+  async function openGame(id) {
+    const held = Object.keys(seatsFor(id).tokens || {}).length > 0;
+    try {
+      if (!held && me.user) await fetchKeys(id); // logged in on another device: keys for this one
+      location.hash = `#/play/${encodeURIComponent(id)}`;
+    } catch (err) {
+      toast(err.message || t("error.network"));
+    }
   }
 
   function openHtml() {
@@ -178,6 +284,7 @@ export async function showLobby(root) {
     for (const b of root.querySelectorAll("[data-join]")) b.addEventListener("click", () => join(b.dataset.join));
     root.querySelector("[data-refresh]").addEventListener("click", refresh);
     root.querySelector("#join-name").addEventListener("input", (ev) => localStorage.setItem("glade.name", ev.target.value));
+    bindMyGames();
   }
 
   async function create() {
@@ -213,13 +320,21 @@ export async function showLobby(root) {
     });
     rememberNames(made.id, names);
     const human = made.seats.filter((s) => seats[s.seat].kind === "human");
+    // this browser's own seats are claimed at once (their invite tokens spent): they open directly
+    const own = solo || form.mode === "hotseat" ? human : human.filter((s) => s.seat === first);
+    try {
+      for (const s of own) await claimSeat(made.id, s.token, null);
+    } catch (err) {
+      toast(err.message || t("error.network"));
+      return;
+    }
     if (solo || form.mode === "hotseat") {
-      for (const s of human) rememberSeat(made.id, s.seat, s.token);
       location.hash = `#/play/${encodeURIComponent(made.id)}`;
       return;
     }
-    invites = { id: made.id, seats: human.map((s) => ({ ...s, name: names[s.seat] })) };
+    invites = { id: made.id, seats: human.map((s) => ({ ...s, name: names[s.seat], mine: s.seat === first })) };
     render();
+    look();
   }
 
   async function join(id) {
@@ -230,8 +345,7 @@ export async function showLobby(root) {
       return;
     }
     try {
-      const seat = await api.join(id, name);
-      rememberSeat(id, seat.seat, seat.token);
+      await claimSeat(id, null, name); // the seat joins the account when logged in
       location.hash = `#/play/${encodeURIComponent(id)}`;
     } catch (err) {
       toast(err.message || t("error.network"));
@@ -255,9 +369,12 @@ export async function showLobby(root) {
   render();
   refresh();
   timer = setInterval(refresh, 5000);
+  const offTurns = onTurns(redrawMyGames);
+  look();
   return {
     unmount() {
       clearInterval(timer);
+      offTurns();
     },
     rerender: render,
   };

@@ -1,8 +1,11 @@
-// Routes: #/ lobby · #/play/<id>[/<token>] a table · #/watch/<id> spectator · #/replay/<id>[/<move>] · #/review/<id>.
-import { api, rememberSeat } from "./api.js";
-import { preferredLang, setLang, t } from "./i18n.js";
+// Routes: #/ lobby · #/play/<id>[/<token>] a table · #/watch/<id> spectator · #/replay/<id>[/<move>] · #/review/<id>
+// · #/account log in, sign up, log out, password.
+import { ApiError, api } from "./api.js";
+import { claimSeat, loadAccount, me, mountAccountLink, onAccount, ownsToken, showAccount } from "./account.js";
+import { esc, preferredLang, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
 import { showRatings } from "./leaderboard.js";
+import { startNotify } from "./notify.js";
 import { showReplay } from "./replay.js";
 import { showReview } from "./review.js";
 import { showTable } from "./table.js";
@@ -29,8 +32,8 @@ function inviteLink() {
   return token ? `#/play/${enc(id)}/${enc(token)}` : `#/watch/${enc(id)}`;
 }
 
-// An invite for a seat nobody has named yet: ask the player's name, then claim the seat.
-function askName(id, token) {
+// An invite for a seat nobody has named yet: ask the player's name (the account's by default).
+function askName() {
   return new Promise((resolve) => {
     app.innerHTML = `<section class="panel join-form"><h1></h1>
       <form><label class="field"><span></span><input name="name" maxlength="24" required></label>
@@ -39,21 +42,58 @@ function askName(id, token) {
     app.querySelector("label span").textContent = t("lobby.yourName");
     app.querySelector("button").textContent = t("lobby.join");
     const input = app.querySelector("input");
-    input.value = localStorage.getItem("glade.name") || "";
+    input.value = (me.user && me.user.name) || localStorage.getItem("glade.name") || "";
     input.focus();
-    app.querySelector("form").addEventListener("submit", async (ev) => {
+    app.querySelector("form").addEventListener("submit", (ev) => {
       ev.preventDefault();
       const name = input.value.trim();
       if (!name) return;
       localStorage.setItem("glade.name", name);
-      try {
-        await api.join(id, name, token);
-        resolve();
-      } catch (err) {
-        toast(err.message || t("error.network"));
-      }
+      resolve(name);
     });
   });
+}
+
+// An invite link another browser already claimed (or a token of no seat): say so, offer to watch.
+function offerToWatch(id, message) {
+  app.innerHTML = `<section class="panel" data-testid="invite-claimed"><h1>${esc(t("account.inviteClaimedTitle"))}</h1>
+    <p class="error" role="alert"></p>
+    <p class="controls"><a class="button primary" data-testid="watch-instead" href="#/watch/${encodeURIComponent(id)}">${esc(t("account.watchInstead"))}</a>
+      <a class="button" href="#/">${esc(t("nav.lobby"))}</a></p></section>`;
+  app.querySelector(".error").textContent = message || t("account.inviteClaimed");
+}
+
+// Opening an invite link claims its seat for this browser (and account): the link's token is
+// spent for a fresh seat credential kept here. A seat this browser already holds opens directly.
+async function openInvite(id, token) {
+  const play = `#/play/${encodeURIComponent(id)}`;
+  if (ownsToken(id, token)) {
+    location.replace(play);
+    return;
+  }
+  let state;
+  try {
+    state = await api.state(id, token);
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 403) return offerToWatch(id, err.message);
+    throw err;
+  }
+  const seat = Number.isInteger(state.seat) ? state.seat : state.view.seat;
+  const info = (state.seats || [])[seat];
+  let name = null;
+  while (true) {
+    if (info && info.kind === "human" && !info.name && !name) name = await askName();
+    try {
+      await claimSeat(id, token, name);
+      break;
+    } catch (err) {
+      if (err instanceof ApiError && (err.status === 409 || err.status === 403)) return offerToWatch(id, err.message);
+      toast(err.message || t("error.network"));
+      if (!(err instanceof ApiError) || err.status !== 422) throw err;
+      name = null; // a name the server refused: ask again
+    }
+  }
+  location.replace(play);
 }
 
 async function route() {
@@ -65,12 +105,11 @@ async function route() {
   const parts = (location.hash.replace(/^#\/?/, "") || "").split("/").filter(Boolean).map(decodeURIComponent);
   try {
     if (parts[0] === "play" && parts[1] && parts[2]) {
-      const state = await api.state(parts[1], parts[2]);
-      const seat = Number.isInteger(state.seat) ? state.seat : state.view.seat;
-      const info = (state.seats || [])[seat];
-      if (info && info.kind === "human" && !info.name) await askName(parts[1], parts[2]);
-      if (Number.isInteger(seat)) rememberSeat(parts[1], seat, parts[2]);
-      location.replace(`#/play/${encodeURIComponent(parts[1])}`);
+      await openInvite(parts[1], parts[2]);
+      return;
+    }
+    if (parts[0] === "account") {
+      current = await showAccount(app, toast);
       return;
     }
     if (parts[0] === "play" && parts[1]) current = await showTable(app, parts[1], { spectator: false });
@@ -92,11 +131,16 @@ async function boot() {
   select.value = document.documentElement.lang;
   select.addEventListener("change", async () => {
     await setLang(select.value);
+    mountAccountLink();
     if (current && current.rerender) current.rerender();
     else route();
   });
   window.addEventListener("hashchange", route);
+  await loadAccount();
+  mountAccountLink();
+  onAccount(mountAccountLink);
   await route();
+  startNotify();
 }
 
 boot();
