@@ -12,6 +12,7 @@ import pytest
 from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
 from server_support import bearer, client, db_url, make_settings, pg_url, play_random  # noqa: F401
+from test_server_accounts import Browser, cheap_hashes, claim, signup  # noqa: F401
 
 from glade.arena.ratings import load_calibration, ranks_of
 from glade.server import create_app
@@ -21,51 +22,40 @@ from glade.server.storage import Storage
 GAME = "harmonies"
 
 
-def add_user(c: TestClient, name: str) -> str:
-    """An account row, as the accounts part stores one (the tests need no password); the name
-    gets a random tail (PostgreSQL tests share one database)."""
-    name = f"{name}{secrets.token_hex(3)}"
-    uid = f"u-{name}"
-    storage = c.app.state.tables.storage  # type: ignore[attr-defined]
-    storage.write(
-        [
-            (
-                "INSERT INTO users (id, name, name_key, password_hash, created_at) "
-                "VALUES (?, ?, ?, ?, ?)",
-                (uid, name, name.lower(), "not-a-hash", time.time()),
-            )
-        ]
-    ).result()
-    return uid
+class Player:
+    """A browser logged in to its own new account (the accounts API: sign-up, claim)."""
+
+    def __init__(self, c: TestClient, name: str) -> None:
+        self.name = f"{name}{secrets.token_hex(3)}"  # PostgreSQL tests share one database
+        self.browser = Browser(c)
+        self.csrf = signup(self.browser, self.name)
+        self.id = self.browser.get("/api/account").json()["user"]["id"]
+
+    def create(self, seats: list[dict[str, Any]], rated: bool = True) -> tuple[str, list[Any]]:
+        r = self.browser.post(
+            "/api/games",
+            json={"game": GAME, "seats": seats, "rated": rated},
+            headers={"X-CSRF-Token": self.csrf},
+        )
+        assert r.status_code == 201, r.text
+        body = r.json()
+        return body["id"], [s["token"] for s in body["seats"]]
+
+    def claim(self, game_id: str, invite: str) -> str:
+        """Claim a seat with its invite link: the account's fresh seat credential."""
+        r = claim(self.browser, game_id, invite, self.csrf)
+        assert r.status_code == 200, r.text
+        token: str = r.json()["token"]
+        return token
 
 
-def name_of(uid: str) -> str:
-    return uid[2:]
-
-
-def give_seat(c: TestClient, game_id: str, seat: int, uid: str, name: str) -> None:
-    """The seat belongs to the account (what claiming it while logged in does)."""
-    tables = c.app.state.tables  # type: ignore[attr-defined]
-    tables.storage.write(
-        [
-            (
-                "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = ?",
-                (uid, name, game_id, seat),
-            )
-        ]
-    ).result()
-    room = tables.rooms[game_id]
-    room.seats[seat].user_id = uid
-    room.seats[seat].name = name
-
-
-def rated_table(
-    c: TestClient, seats: list[dict[str, Any]], rated: bool = True
-) -> tuple[str, list[str | None]]:
-    r = c.post("/api/games", json={"game": GAME, "seats": seats, "rated": rated})
-    assert r.status_code == 201, r.text
-    body = r.json()
-    return body["id"], [s["token"] for s in body["seats"]]
+def table_for(c: TestClient, bots: list[str], rated: bool = True) -> tuple[Player, str, list[Any]]:
+    """A table made by a new account, which claims seat 0; the bots fill the others."""
+    ann = Player(c, "Ann")
+    seats = [{"kind": "human", "name": ann.name}] + [{"kind": "bot", "bot": b} for b in bots]
+    gid, tokens = ann.create(seats, rated)
+    tokens[0] = ann.claim(gid, tokens[0])
+    return ann, gid, tokens
 
 
 def wait_rated(c: TestClient, game_id: str, identity: str, games: int) -> dict[str, Any]:
@@ -79,9 +69,8 @@ def wait_rated(c: TestClient, game_id: str, identity: str, games: int) -> dict[s
 
 
 def test_rated_game_moves_ratings_as_openskill_computes(client: TestClient) -> None:  # noqa: F811
-    ann = add_user(client, "Ann")
-    gid, tokens = rated_table(client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
-    give_seat(client, gid, 0, ann, name_of(ann))
+    player, gid, tokens = table_for(client, ["random"])
+    ann = player.id
     play_random(client, gid, tokens, random.Random(1))
     final = client.get(f"/api/games/{gid}").json()
     places = ranks_of(final["result"]["scores"], final["result"]["winners"])
@@ -104,8 +93,8 @@ def test_rated_game_moves_ratings_as_openskill_computes(client: TestClient) -> N
     assert bot[0]["mu"] == pytest.approx(expected[1][0].mu, abs=1e-6)
     assert bot[0]["games"] >= 1
     # the profile (its name in any case) shows the game, its result and the rating history
-    prof = client.get(f"/api/profiles/{name_of(ann).lower()}").json()
-    assert prof["name"] == name_of(ann) and prof["kind"] == "user"
+    prof = client.get(f"/api/profiles/{player.name.lower()}").json()
+    assert prof["name"] == player.name and prof["kind"] == "user"
     assert [h["game_id"] for h in prof["history"]] == [gid]
     assert prof["history"][0]["mu"] == pytest.approx(expected[0][0].mu, abs=1e-6)
     assert prof["games"][0]["id"] == gid
@@ -115,12 +104,11 @@ def test_rated_game_moves_ratings_as_openskill_computes(client: TestClient) -> N
 
 def test_a_game_is_rated_exactly_once_across_processes(db_url: str) -> None:  # noqa: F811
     with TestClient(create_app(make_settings(db_url))) as c:
-        ann, bob = add_user(c, "Ann"), add_user(c, "Bob")
-        gid, tokens = rated_table(c, [{"kind": "human"}, {"kind": "human"}])
-        give_seat(c, gid, 0, ann, name_of(ann))
-        give_seat(c, gid, 1, bob, name_of(bob))
+        ann, bob = Player(c, "Ann"), Player(c, "Bob")
+        gid, tokens = ann.create([{"kind": "human", "name": ann.name}, {"kind": "human"}])
+        tokens = [ann.claim(gid, tokens[0]), bob.claim(gid, tokens[1])]
         play_random(c, gid, tokens, random.Random(2))
-        wait_rated(c, gid, f"user:{ann}", 1)
+        wait_rated(c, gid, f"user:{ann.id}", 1)
         final = c.get(f"/api/games/{gid}").json()
         places = ranks_of(final["result"]["scores"], final["result"]["winners"])
         # four more "processes" race to rate the same game again: the database says no to all
@@ -138,17 +126,15 @@ def test_a_game_is_rated_exactly_once_across_processes(db_url: str) -> None:  # 
         assert answers == [None, None, None, None]
         board = c.get(f"/api/ratings/{GAME}").json()["entries"]
         people = {e["name"]: e for e in board if e["kind"] == "user"}
-        assert people[name_of(ann)]["games"] == 1 and people[name_of(bob)]["games"] == 1
-        prof = c.get(f"/api/profiles/{name_of(bob)}").json()
+        assert people[ann.name]["games"] == 1 and people[bob.name]["games"] == 1
+        prof = c.get(f"/api/profiles/{bob.name}").json()
         assert len(prof["history"]) == 1
 
 
 def test_first_rating_races_rate_once(db_url: str) -> None:  # noqa: F811
     """Several processes see the same rated game end: exactly one rates it."""
     with TestClient(create_app(make_settings(db_url))) as c:
-        ann = add_user(c, "Ann")
-        gid, tokens = rated_table(c, [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}])
-        give_seat(c, gid, 0, ann, name_of(ann))
+        ann, gid, tokens = table_for(c, ["greedy"])
         tables = c.app.state.tables  # type: ignore[attr-defined]
         tables.game_over_hooks.clear()  # this process does not rate: the racers below do
         play_random(c, gid, tokens, random.Random(3))
@@ -166,62 +152,74 @@ def test_first_rating_races_rate_once(db_url: str) -> None:  # noqa: F811
             for s in others:
                 s.close()
         assert sum(a is not None for a in answers) == 1
-        entry = wait_rated(c, gid, f"user:{ann}", 1)
+        entry = wait_rated(c, gid, f"user:{ann.id}", 1)
         assert entry["games"] == 1
 
 
 def test_unrated_tables_do_not_move_ratings(client: TestClient) -> None:  # noqa: F811
-    ann = add_user(client, "Ann")
-    gid, tokens = rated_table(
-        client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}], rated=False
-    )
-    give_seat(client, gid, 0, ann, name_of(ann))
+    player, gid, tokens = table_for(client, ["random"], rated=False)
+    ann = player.id
     before = client.get(f"/api/ratings/{GAME}").json()["entries"]
     play_random(client, gid, tokens, random.Random(4))
     time.sleep(0.3)
     board = client.get(f"/api/ratings/{GAME}").json()["entries"]
     assert [e for e in board if e["identity"] == f"user:{ann}"] == []
     assert board == before  # the bot kept its rating too
-    prof = client.get(f"/api/profiles/{name_of(ann)}").json()
+    prof = client.get(f"/api/profiles/{player.name}").json()
     assert prof["history"] == [] and prof["ratings"] == {}
     assert prof["games"][0]["id"] == gid and prof["games"][0]["rated"] is False
 
 
 def test_rated_refused_with_a_guest_seat(client: TestClient) -> None:  # noqa: F811
-    # a named guest seat
-    r = client.post(
-        "/api/games",
-        json={
-            "game": GAME,
-            "rated": True,
-            "seats": [{"kind": "human", "name": "guest"}, {"kind": "bot", "bot": "random"}],
-        },
-    )
-    assert r.status_code == 403 and "account" in r.json()["error"]
-    # a guest taking an open seat of a rated table
-    gid, tokens = rated_table(client, [{"kind": "human"}, {"kind": "bot", "bot": "random"}])
-    r = client.post(f"/api/games/{gid}/join", json={"name": "guest"})
+    seats = [{"kind": "human", "name": "guest"}, {"kind": "bot", "bot": "random"}]
+    # a guest cannot make a rated table
+    r = client.post("/api/games", json={"game": GAME, "rated": True, "seats": seats})
     assert r.status_code == 403 and "log in" in r.json()["error"]
-    # nor may the seat's invite token play it before an account holds it
-    mine = client.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json()
-    if 0 in mine["to_act"]:
-        r = client.post(
-            f"/api/games/{gid}/actions",
-            json={"action": mine["legal_actions"][0], "version": mine["version"]},
-            headers=bearer(tokens[0]),
-        )
-        assert r.status_code == 403 and "rated" in r.json()["error"]
-    # bots without a rating, one level twice, a table of one
-    for seats, word in [
+    # an account's rated table with an open seat: no guest takes it, by join or by its link
+    ann = Player(client, "Ann")
+    gid, tokens = ann.create([{"kind": "human", "name": ann.name}, {"kind": "human"}])
+    r = client.post(f"/api/games/{gid}/join", json={"name": "guest"})
+    assert r.status_code == 403 and "rated" in r.json()["error"]
+    guest = Browser(client)
+    r = guest.post(f"/api/games/{gid}/claim", json={"name": "guest"}, headers=bearer(tokens[1]))
+    assert r.status_code == 403 and "rated" in r.json()["error"]
+    # nor may an invite link play a seat before an account holds it
+    state = client.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json()
+    seat = state["to_act"][0]
+    mine = client.get(f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        json={"action": mine["legal_actions"][0], "version": mine["version"]},
+        headers=bearer(tokens[seat]),
+    )
+    assert r.status_code == 403 and "rated" in r.json()["error"]
+    assert client.get(f"/api/games/{gid}").json()["version"] == 0  # nothing changed
+    # then an account claims the open seat, and both seats play
+    bob = Player(client, "Bob")
+    fresh = [ann.claim(gid, tokens[0]), bob.claim(gid, tokens[1])]
+    mine = client.get(f"/api/games/{gid}", headers=bearer(fresh[seat])).json()
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        json={"action": mine["legal_actions"][0], "version": mine["version"]},
+        headers=bearer(fresh[seat]),
+    )
+    assert r.status_code == 200, r.text
+    # bots without a rating, one level twice, a table of one, a table of bots
+    for bad, word in [
         ([{"kind": "human"}, {"kind": "bot", "bot": "mcts:nope"}], "level"),
         (
             [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
             "once",
         ),
         ([{"kind": "human"}], "two"),
+        ([{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}], "person"),
     ]:
-        r = client.post("/api/games", json={"game": GAME, "rated": True, "seats": seats})
-        assert r.status_code in (403, 422) and word in r.json()["error"], r.text
+        r = ann.browser.post(
+            "/api/games",
+            json={"game": GAME, "rated": True, "seats": bad},
+            headers={"X-CSRF-Token": ann.csrf},
+        )
+        assert r.status_code == 422 and word in r.json()["error"], r.text
 
 
 def test_leaderboard_shows_calibrated_bots(client: TestClient) -> None:  # noqa: F811

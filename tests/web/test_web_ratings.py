@@ -7,7 +7,6 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -19,48 +18,38 @@ from glade.server import create_app
 
 sys.path.insert(0, str(ROOT / "tests" / "server"))
 from server_support import make_settings, play_random  # noqa: E402
+from test_server_accounts import Browser as Account  # noqa: E402
+from test_server_accounts import claim, signup  # noqa: E402
 
 NAME = "Mira"
 
 
-def _rated_games(db: Path) -> list[str]:
-    """Rated games of one account against bots, played through the API into ``db``."""
+def _rated_games(db: Path) -> tuple[list[str], str]:
+    """Rated games of one account against bots, played through the API into ``db``: the
+    account signs up, makes each rated table and claims its seat with the invite link."""
     played = []
     with TestClient(create_app(make_settings(f"sqlite:///{db}"))) as c:
-        tables: Any = c.app.state.tables  # type: ignore[attr-defined]
-        tables.storage.write(
-            [
-                (
-                    "INSERT INTO users (id, name, name_key, password_hash, created_at) "
-                    "VALUES (?, ?, ?, ?, ?)",
-                    ("u-mira", NAME, NAME.lower(), "not-a-hash", time.time()),
-                )
-            ]
-        ).result()
+        mira = Account(c)
+        csrf = signup(mira, NAME)
+        user_id = mira.get("/api/account").json()["user"]["id"]
         plan = [("harmonies", "random"), ("harmonies", "greedy"), ("harmonies", "random")]
         plan.append(("living-forest", "random"))
         for i, (game, bot) in enumerate(plan):
-            r = c.post(
+            r = mira.post(
                 "/api/games",
                 json={
                     "game": game,
                     "rated": True,
-                    "seats": [{"kind": "human"}, {"kind": "bot", "bot": bot}],
+                    "seats": [{"kind": "human", "name": NAME}, {"kind": "bot", "bot": bot}],
                 },
+                headers={"X-CSRF-Token": csrf},
             )
             assert r.status_code == 201, r.text
             gid = r.json()["id"]
             tokens = [s["token"] for s in r.json()["seats"]]
-            tables.storage.write(
-                [
-                    (
-                        "UPDATE seats SET user_id = ?, name = ? WHERE game_id = ? AND seat = 0",
-                        ("u-mira", NAME, gid),
-                    )
-                ]
-            ).result()
-            tables.rooms[gid].seats[0].user_id = "u-mira"
-            tables.rooms[gid].seats[0].name = NAME
+            claimed = claim(mira, gid, tokens[0], csrf)
+            assert claimed.status_code == 200, claimed.text
+            tokens[0] = claimed.json()["token"]
             play_random(c, gid, tokens, random.Random(i))
             played.append(gid)
         for _ in range(500):  # every rating has landed
@@ -69,23 +58,25 @@ def _rated_games(db: Path) -> list[str]:
                 break
             time.sleep(0.02)
         assert len(prof["history"]) == len(plan)
-    return played
+    return played, user_id
 
 
 @pytest.fixture(scope="module")
-def rated_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Server, list[str]]]:
+def rated_server(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Server, list[str], str]]:
     db = tmp_path_factory.mktemp("ratings") / "glade.sqlite3"
-    games = _rated_games(db)
+    games, user_id = _rated_games(db)
     srv = Server(db)
-    yield srv, games
+    yield srv, games, user_id
     srv.stop()
 
 
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "mobile"])
 def test_leaderboard_shows_the_bots_calibrated_ratings(
-    browser: Browser, rated_server: tuple[Server, list[str]], size: tuple[int, int]
+    browser: Browser, rated_server: tuple[Server, list[str], str], size: tuple[int, int]
 ) -> None:
-    srv, _ = rated_server
+    srv, _, user_id = rated_server
     cal = load_calibration()["harmonies"]
     context, page, watch = new_page(browser, *size)
     page.goto(f"{srv.url}/#/leaderboard/harmonies")
@@ -99,7 +90,7 @@ def test_leaderboard_shows_the_bots_calibrated_ratings(
     expect(hard).to_contain_text(f"{cal['mcts:hard'].games} bot-vs-bot games")
     for level in cal:
         expect(page.locator(f"tr[data-identity='bot:{level}']")).to_have_count(1)
-    expect(page.locator("tr[data-identity='user:u-mira']")).to_contain_text(NAME)
+    expect(page.locator(f"tr[data-identity='user:{user_id}']")).to_contain_text(NAME)
     rows = page.locator("tbody tr [data-testid=ordinal]").all_inner_texts()
     values = [float(v.replace("\u2212", "-")) for v in rows]
     assert values == sorted(values, reverse=True)
@@ -113,12 +104,12 @@ def test_leaderboard_shows_the_bots_calibrated_ratings(
 
 @pytest.mark.parametrize("size", [(1280, 900), (390, 844)], ids=["desktop", "mobile"])
 def test_profile_draws_the_rating_chart(
-    browser: Browser, rated_server: tuple[Server, list[str]], size: tuple[int, int]
+    browser: Browser, rated_server: tuple[Server, list[str], str], size: tuple[int, int]
 ) -> None:
-    srv, games = rated_server
+    srv, games, user_id = rated_server
     context, page, watch = new_page(browser, *size)
     page.goto(f"{srv.url}/#/leaderboard/harmonies")
-    page.locator("tr[data-identity='user:u-mira'] a").click()
+    page.locator(f"tr[data-identity='user:{user_id}'] a").click()
     expect(page.locator("[data-testid=profile]")).to_contain_text(NAME)
     chart = page.locator("svg[data-testid=rating-chart]")
     expect(chart).to_be_visible()
@@ -141,9 +132,9 @@ def test_profile_draws_the_rating_chart(
 
 
 def test_lobby_shows_bot_ratings_and_bot_profiles(
-    browser: Browser, rated_server: tuple[Server, list[str]]
+    browser: Browser, rated_server: tuple[Server, list[str], str]
 ) -> None:
-    srv, _ = rated_server
+    srv, _, user_id = rated_server
     cal = load_calibration()["harmonies"]
     context, page, watch = new_page(browser)
     page.goto(f"{srv.url}/#/")
