@@ -69,11 +69,12 @@ def check_rated_seats(seats: list[dict[str, Any]]) -> None:
 
 async def check_rated_creator(request: Request) -> None:
     """Only a logged-in account makes a rated table (its seats are then claimed by accounts)."""
-    from .accounts import session_of
+    from .accounts import check_csrf, session_of
 
     session = await session_of(request)
     if session is None:
         raise ApiError(403, "log in to an account to make a rated table: guests play unrated")
+    check_csrf(request, session)  # the session authorises it, so the cookie needs its token
 
 
 def require_account(user_id: str | None) -> None:

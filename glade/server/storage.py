@@ -889,14 +889,6 @@ class Storage:
             ]
         )
 
-    def is_rated(self, game_id: str) -> Future[bool]:
-        """Whether a game was created as a rated table."""
-        return self.read_async(
-            lambda c: bool(
-                [r for r in c.query("SELECT rated FROM games WHERE id = ?", (game_id,)) if r[0]]
-            )
-        )
-
     def ratings_of_game(self, game: str, limit: int) -> Future[list[dict[str, Any]]]:
         """The ``limit`` best identities of a game by ordinal (mu - 3 sigma), with user names."""
 

@@ -146,3 +146,27 @@ def test_lobby_shows_bot_ratings_and_bot_profiles(
     expect(page.locator("[data-testid=rating-harmonies]")).to_be_visible()
     assert not watch.errors, watch.errors
     context.close()
+
+
+def test_a_logged_in_player_makes_a_rated_table_in_the_lobby(
+    browser: Browser, rated_server: tuple[Server, list[str], str]
+) -> None:
+    srv, _, _ = rated_server
+    context, page, watch = new_page(browser)
+    page.goto(f"{srv.url}/#/")
+    expect(page.locator("[data-testid=create]")).to_be_visible()
+    expect(page.locator("[data-testid=rated]")).to_have_count(0)  # guests play unrated
+    r = page.request.post(
+        f"{srv.url}/api/account/signup", data={"name": "Rafa", "password": "a long enough pass"}
+    )
+    assert r.status == 201, r.text()
+    page.reload()
+    page.locator("[data-testid=rated]").check()
+    page.locator("select[data-seat-kind='1']").select_option("greedy")
+    page.locator("[data-testid=create]").click()
+    page.wait_for_url("**/#/play/*")
+    gid = page.url.rsplit("/", 1)[1]
+    games = page.request.get(f"{srv.url}/api/profiles/Rafa").json()["games"]
+    assert [(g["id"], g["rated"]) for g in games] == [(gid, True)]
+    assert not watch.errors, watch.errors
+    context.close()

@@ -1,5 +1,6 @@
 // Ratings pages: #/leaderboard/<game> (players and bot levels by conservative rating) and, through
 // profile.js, #/profile/<name>. Ratings are OpenSkill (Weng-Lin Plackett-Luce) from the server.
+import { me } from "./account.js";
 import { esc, t } from "./i18n.js";
 import { botLabel } from "./lobby.js";
 import { showProfile } from "./profile.js";
@@ -41,6 +42,30 @@ export async function loadBotRatings() {
 export function botRatingText(ratings, game, level) {
   const r = ratings && ratings.games && ratings.games[game] && ratings.games[game][level];
   return r ? ` · ${t("rating.short", { rating: fmt(r.ordinal) })}` : "";
+}
+
+// The lobby's "rated table" choice, for a logged-in player (a rated table's seats are accounts').
+export function ratedCheckbox(form) {
+  if (!me.user) return "";
+  return `<label class="check"><input type="checkbox" name="rated" data-testid="rated"${form.rated ? " checked" : ""}> ${esc(t("rating.rated"))}</label>`;
+}
+
+// POST /api/games with "rated": true, sent with the session's CSRF token.
+export async function createRated(game, options, seats) {
+  let resp;
+  try {
+    resp = await fetch("/api/games", {
+      method: "POST",
+      credentials: "same-origin",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": me.csrf || "" },
+      body: JSON.stringify({ game, options, seats, rated: true }),
+    });
+  } catch (err) {
+    throw new Error(t("error.network"));
+  }
+  const data = await resp.json().catch(() => ({}));
+  if (!resp.ok) throw new Error(data.error || t("error.network"));
+  return data;
 }
 
 function gameTabs(current, hrefOf) {

@@ -3,7 +3,7 @@
 import { claimSeat, fetchKeys, me } from "./account.js";
 import { api, rememberNames, seatsFor } from "./api.js";
 import { esc, lang, t } from "./i18n.js";
-import { botRatingText, loadBotRatings } from "./leaderboard.js";
+import { botRatingText, createRated, loadBotRatings, ratedCheckbox } from "./leaderboard.js";
 import { toast } from "./main.js";
 import { askNotifications, look, notificationsState, onTurns, setSound, soundOn, stopNotifications, turns } from "./notify.js";
 
@@ -98,6 +98,7 @@ export async function showLobby(root) {
           <label><input type="radio" name="mode" value="online"${form.mode === "online" ? " checked" : ""}> ${esc(t("lobby.online"))}</label>
         </fieldset>`
         }
+        ${solo ? "" : ratedCheckbox(form)}
         <p class="hint-text">${esc(solo ? t("lobby.soloHelp") : form.mode === "online" ? t("lobby.onlineHelp") : t("lobby.hotseatHelp"))}</p>
         <ol class="seats">${seatRows()}</ol>
         <button type="submit" class="primary" data-testid="create">${esc(t("lobby.create"))}</button>
@@ -252,6 +253,7 @@ export async function showLobby(root) {
       else if (el.name === "players") form.players = Number(el.value);
       else if (el.name === "side") form.side = el.value;
       else if (el.name === "spirits") form.spirits = el.checked;
+      else if (el.name === "rated") form.rated = el.checked;
       else if (el.name === "mode") form.mode = el.value;
       else if (el.dataset.seatKind !== undefined) form.seats[Number(el.dataset.seatKind)].kind = el.value;
       else return;
@@ -308,7 +310,7 @@ export async function showLobby(root) {
     }
     let made;
     try {
-      made = await api.create(form.game, options, seats);
+      made = form.rated && me.user && !solo ? await createRated(form.game, options, seats) : await api.create(form.game, options, seats);
     } catch (err) {
       toast(err.message || t("error.network"));
       return;
