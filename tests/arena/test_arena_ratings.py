@@ -10,7 +10,9 @@ from openskill.models import PlackettLuce
 
 from glade.arena.cli import main
 from glade.arena.ratings import (
+    BOT_LEVELS,
     Rating,
+    default_path,
     interleave,
     load_calibration,
     ranks_of,
@@ -88,9 +90,15 @@ def test_arena_rate_writes_the_file(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["harmonies", "--bots", "random", "--games", "1", "--rate", str(path)]) == 2
 
 
-def test_shipped_calibration_rates_every_level_of_both_games() -> None:
+def test_shipped_calibration_rates_the_bot_levels_of_both_games() -> None:
+    data = json.loads(default_path().read_text())
     cal = load_calibration()
     for game in ("harmonies", "living-forest"):
-        assert set(cal[game]) == {"random", "greedy", "mcts:easy", "mcts:normal", "mcts:hard"}
+        assert {"random", "greedy"} <= set(cal[game]) <= set(BOT_LEVELS)
         assert cal[game]["greedy"].mu > cal[game]["random"].mu
         assert all(r.games > 0 and r.sigma < 25 / 3 for r in cal[game].values())
+        entry = data["games"][game]
+        assert entry["games"] == sum(len(r["results"]) for r in entry["runs"])
+        for run in entry["runs"]:
+            assert run["command"].startswith(f"glade arena {game} ") and "--rate" in run["command"]
+            assert run["games"] == len(run["results"])

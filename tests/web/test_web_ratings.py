@@ -32,7 +32,7 @@ def _rated_games(db: Path) -> tuple[list[str], str]:
         mira = Account(c)
         csrf = signup(mira, NAME)
         user_id = mira.get("/api/account").json()["user"]["id"]
-        plan = [("harmonies", "random"), ("harmonies", "greedy"), ("harmonies", "random")]
+        plan = [("harmonies", "random")] * 3  # greedy plays none: it stays at its calibration
         plan.append(("living-forest", "random"))
         for i, (game, bot) in enumerate(plan):
             r = mira.post(
@@ -83,11 +83,11 @@ def test_leaderboard_shows_the_bots_calibrated_ratings(
     board = page.locator("[data-testid=leaderboard]")
     expect(board).to_be_visible()
     # a level no rated game here has moved stands at its calibration, shown to one decimal
-    hard = page.locator("tr[data-identity='bot:mcts:hard']")
-    expect(hard.locator("[data-testid=ordinal]")).to_have_text(
-        f"{cal['mcts:hard'].ordinal:.1f}".replace("-", "\u2212")
+    greedy = page.locator("tr[data-identity='bot:greedy']")
+    expect(greedy.locator("[data-testid=ordinal]")).to_have_text(
+        f"{cal['greedy'].ordinal:.1f}".replace("-", "\u2212")
     )
-    expect(hard).to_contain_text(f"{cal['mcts:hard'].games} bot-vs-bot games")
+    expect(greedy).to_contain_text(f"{cal['greedy'].games} bot-vs-bot games")
     for level in cal:
         expect(page.locator(f"tr[data-identity='bot:{level}']")).to_have_count(1)
     expect(page.locator(f"tr[data-identity='user:{user_id}']")).to_contain_text(NAME)
@@ -138,8 +138,9 @@ def test_lobby_shows_bot_ratings_and_bot_profiles(
     cal = load_calibration()["harmonies"]
     context, page, watch = new_page(browser)
     page.goto(f"{srv.url}/#/")
-    option = page.locator("select[data-seat-kind] option[value='mcts:hard']").first
-    expect(option).to_contain_text(f"rating {cal['mcts:hard'].ordinal:.1f}".replace("-", "\u2212"))
+    for level, r in cal.items():
+        option = page.locator(f"select[data-seat-kind] option[value='{level}']").first
+        expect(option).to_contain_text(f"rating {r.ordinal:.1f}".replace("-", "\u2212"))
     page.locator("[data-testid=leaderboard-link]").click()
     page.locator("tr[data-identity='bot:greedy'] a").click()
     expect(page.locator("[data-testid=profile]")).to_contain_text("bot-vs-bot")

@@ -83,7 +83,7 @@ export async function showLeaderboard(root, game) {
 
   function row(e) {
     const who = `<a href="${esc(profileHref(e))}">${esc(entryName(e))}</a>`;
-    const badge = e.kind === "bot" ? ` <span class="chip" style="font-size:.8em">${esc(t("rating.bot"))}</span>` : "";
+    const badge = e.kind === "bot" ? ` <span class="rating-bot" style="font-size:.75em;padding:0 .35em;border:1px solid var(--line);border-radius:4px;color:var(--muted);white-space:nowrap">${esc(t("rating.bot"))}</span>` : "";
     const cal = e.calibration
       ? `<div class="muted" style="font-size:.85em">${esc(
           t("rating.calibrated", { rating: fmt(e.calibration.ordinal), n: e.calibration.games }),
@@ -93,7 +93,7 @@ export async function showLeaderboard(root, game) {
       <td style="text-align:right">${e.rank}</td>
       <td>${who}${badge}${cal}</td>
       <td style="text-align:right"><strong data-testid="ordinal">${esc(fmt(e.ordinal))}</strong></td>
-      <td style="text-align:right" class="muted">${esc(fmt(e.mu))} ± ${esc(fmt(e.sigma))}</td>
+      <td style="text-align:right;white-space:nowrap;font-size:.9em" class="muted">${esc(fmt(e.mu))} ± ${esc(fmt(e.sigma))}</td>
       <td style="text-align:right">${e.games}</td></tr>`;
   }
 
