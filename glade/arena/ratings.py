@@ -171,14 +171,14 @@ def add_run(calibration: dict[str, Any], game: str, run: dict[str, Any]) -> dict
 
 @contextlib.contextmanager
 def _locked(path: Path) -> Iterator[None]:
-    """An exclusive lock beside the file, so two arenas never lose each other's runs."""
+    """An exclusive lock on the file's folder, so two arenas never lose each other's runs."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path.with_suffix(path.suffix + ".lock"), "w") as fh:
-        fcntl.flock(fh, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(fh, fcntl.LOCK_UN)
+    fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def update_file(path: str | Path, game: str, run: dict[str, Any]) -> dict[str, Any]:
