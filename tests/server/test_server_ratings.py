@@ -229,8 +229,11 @@ def test_leaderboard_shows_calibrated_bots(client: TestClient) -> None:  # noqa:
         bots = {e["name"]: e for e in board["entries"] if e["kind"] == "bot"}
         assert set(bots) == set(cal[game])
         for level, r in cal[game].items():
-            assert bots[level]["mu"] == pytest.approx(r.mu)
+            assert bots[level]["calibration"]["mu"] == pytest.approx(r.mu)
             assert bots[level]["calibration"]["games"] == r.games > 0
+            if bots[level]["games"] == 0:  # not yet rated here (PostgreSQL's tests share a base)
+                assert bots[level]["mu"] == pytest.approx(r.mu)
+                assert bots[level]["sigma"] == pytest.approx(r.sigma)
         ordinals = [e["ordinal"] for e in board["entries"]]
         assert ordinals == sorted(ordinals, reverse=True)
     assert client.get("/api/ratings/chess").status_code == 404
