@@ -29,6 +29,7 @@ import glade
 from glade.bots import bot_names, make_bot
 from glade.core import BadInput
 
+from .ratings import default_path, rank_of_records, update_file
 from .runner import Record, report, run, schedule
 
 
@@ -67,6 +68,14 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seconds", type=float, help="thinking time per move for search bots")
     p.add_argument("--iterations", type=int, help="search iterations per move (reproducible)")
     p.add_argument("--json", metavar="FILE", help="also write the full report as JSON")
+    p.add_argument(
+        "--rate",
+        nargs="?",
+        const=str(default_path()),
+        metavar="FILE",
+        help="rate the bots with OpenSkill and add this tournament to a calibration file "
+        "(default: the bot ratings the server shows, glade/arena/data/bot_ratings.json)",
+    )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
 
@@ -102,6 +111,11 @@ def _check(args: argparse.Namespace) -> tuple[list[str], dict[str, Any]]:
         raise BadInput("--seconds must be a positive number")
     if args.iterations is not None and args.iterations < 1:
         raise BadInput("--iterations must be at least 1")
+    if args.rate is not None:
+        if len(bots) < 2:
+            raise BadInput("--rate needs at least two bots: a rating compares players")
+        if len(set(bots)) != len(bots):
+            raise BadInput("--rate needs different bots: each bot is one rated identity")
     options = parse_options(args.options)
     glade.new_game(args.game, seed=0, players=len(bots), **options)  # validates game and options
     for spec in bots:
@@ -214,6 +228,36 @@ def main(argv: list[str] | None = None) -> int:
     for name, e in res["bots"].items():
         if "suns" in e:
             out.print(f"{name} suns: {e['suns']}", highlight=False)
+    if args.rate is not None:
+        run_entry = {
+            "command": "glade arena " + " ".join(argv),
+            "bots": bots,
+            "options": options,
+            "seed": args.seed,
+            "budget": budget,
+            "games": len(records),
+            "seconds": rep["timing"]["seconds"],
+            "results": rank_of_records(records),
+        }
+        try:
+            data = update_file(args.rate, rep["game"], run_entry)
+        except BadInput as exc:
+            err.print(str(exc), markup=False, highlight=False)
+            return 2
+        except OSError as exc:
+            err.print(f"cannot write {args.rate}: {exc.strerror}", markup=False)
+            return 2
+        entry = data["games"][rep["game"]]
+        table = Table(
+            title=f"OpenSkill ratings, {rep['game']}: {entry['games']} games in {args.rate}"
+        )
+        for col in ("bot", "mu", "sigma", "mu - 3 sigma", "games"):
+            table.add_column(col)
+        for name, r in entry["ratings"].items():
+            table.add_row(
+                name, f"{r['mu']:.2f}", f"{r['sigma']:.2f}", f"{r['ordinal']:.2f}", str(r["games"])
+            )
+        out.print(table)
     if args.json:
         try:
             with open(args.json, "w", encoding="utf-8") as fh:

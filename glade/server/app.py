@@ -36,6 +36,8 @@ from .models import (
     PastView,
     PostAction,
 )
+from .ratings import check_rated_creator
+from .ratings import router as ratings_router
 from .review import router as review_router
 from .social import router as social_router
 from .storage import Storage
@@ -342,6 +344,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     if settings.access_log:
         app.add_middleware(AccessLog, form=settings.access_log)  # outermost: sees every answer
     app.include_router(review_router)
+    app.include_router(ratings_router)
     app.include_router(accounts_router)
     app.include_router(social_router)
     app.state.draining = False
@@ -393,7 +396,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         client = request.client.host if request.client else "unknown"
         seats = [s.model_dump() for s in body.seats]
         clock = None if body.clock is None else body.clock.model_dump()
-        room, tokens = await tables.create(body.game, body.options, seats, client, clock)
+        if body.rated:  # a rated table is made by a logged-in account (see ratings.py)
+            await check_rated_creator(request)
+        room, tokens = await tables.create(
+            body.game, body.options, seats, client, clock, rated=body.rated
+        )
         base = base_url(request)
         return {
             "id": room.id,

@@ -86,6 +86,11 @@ class CreateGame(Strict):
         description="none (the default), real-time (base + increment seconds) or "
         "correspondence (days per turn); a seat whose clock runs out is played by a bot",
     )
+    rated: bool = Field(
+        default=False,
+        description="A rated table: its end moves the players' OpenSkill ratings. Every human "
+        "seat must belong to an account; bots play as their level's rated identity.",
+    )
 
 
 class SeatTicket(BaseModel):

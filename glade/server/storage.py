@@ -160,6 +160,37 @@ MIGRATIONS: list[tuple[int, list[str]]] = [
             )""",
         ],
     ),
+    (
+        4,  # ratings: OpenSkill per identity (user or bot level) and game, a row per rated game
+        [
+            "ALTER TABLE games ADD COLUMN rated INTEGER NOT NULL DEFAULT 0",
+            """CREATE TABLE ratings (
+                game TEXT NOT NULL,
+                identity TEXT NOT NULL,
+                mu DOUBLE PRECISION NOT NULL,
+                sigma DOUBLE PRECISION NOT NULL,
+                games INTEGER NOT NULL,
+                updated_at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (game, identity)
+            )""",
+            """CREATE TABLE rating_history (
+                game_id TEXT NOT NULL REFERENCES games(id),
+                seat INTEGER NOT NULL,
+                game TEXT NOT NULL,
+                identity TEXT NOT NULL,
+                place INTEGER NOT NULL,
+                players INTEGER NOT NULL,
+                mu_before DOUBLE PRECISION NOT NULL,
+                sigma_before DOUBLE PRECISION NOT NULL,
+                mu DOUBLE PRECISION NOT NULL,
+                sigma DOUBLE PRECISION NOT NULL,
+                at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (game_id, seat)
+            )""",
+            "CREATE INDEX rating_history_identity ON rating_history (identity, game, at)",
+            "CREATE INDEX ratings_order ON ratings (game, mu)",
+        ],
+    ),
 ]
 MIGRATIONS.sort(key=lambda step: step[0])  # applied by number, whatever order they were added in
 
@@ -228,6 +259,7 @@ class StoredGame:
     actions: list[tuple[int, int, dict[str, Any]]]  # (version, seat, action) after the snapshot
     clock: dict[str, Any] | None = None  # the clock option (None: no clock)
     clocks: list[tuple[float, float | None]] | None = None  # (remaining, deadline) per seat
+    rated: bool = False  # a rated table (ratings)
 
 
 @dataclass
@@ -244,6 +276,7 @@ class NewGame:
     seats: list[StoredSeat]
     clock: dict[str, Any] | None = None  # the clock option, stored with the game
     clocks: list[tuple[float, float | None]] | None = None  # (remaining, deadline) per seat
+    rated: bool = False  # a rated table (ratings)
 
 
 @dataclass
@@ -566,6 +599,8 @@ class Storage:
                     (game.id, seat, remaining, deadline),
                 )
             )
+        if game.rated:
+            statements.append(("UPDATE games SET rated = 1 WHERE id = ?", (game.id,)))
         return statements
 
     def record_action(
@@ -841,11 +876,12 @@ class Storage:
     def _load_game(conn: _Conn, game_id: str) -> StoredGame | None:
         """Everything needed to rebuild one game: row, seats, last snapshot, actions after it."""
         rows = conn.query(
-            "SELECT id, game, options, seed, version, over FROM games WHERE id = ?", (game_id,)
+            "SELECT id, game, options, seed, version, over, rated FROM games WHERE id = ?",
+            (game_id,),
         )
         if not rows:
             return None
-        gid, game, options, seed, version, over = rows[0]
+        gid, game, options, seed, version, over, rated = rows[0]
         seats = Storage._seats(conn, game_id)
         clock_rows = conn.query("SELECT clock FROM games WHERE id = ?", (game_id,))
         clock = json.loads(clock_rows[0][0]) if clock_rows and clock_rows[0][0] else None
@@ -877,6 +913,7 @@ class Storage:
             actions=actions,
             clock=clock,
             clocks=None if clock is None else Storage._clocks(conn, game_id),
+            rated=bool(rated),
         )
 
     # ------------------------------------------------------------------ clocks, leaving,
@@ -1060,6 +1097,245 @@ class Storage:
                 *self._announce(new_id, "seats"),
             ]
         )
+
+    # ------------------------------------------------------------------ ratings
+    # OpenSkill ratings of rated tables (migration 4). A game is rated in one transaction that
+    # also checks it was not rated before, serialised across processes by the database (SQLite:
+    # BEGIN IMMEDIATE; PostgreSQL: an advisory lock), so it is rated exactly once.
+    RATING_LOCK = 7212028
+
+    def rate_game(
+        self,
+        game_id: str,
+        places: list[int],
+        prior: Callable[[str, str], Any],
+        at: float,
+    ) -> Future[list[dict[str, Any]] | None]:
+        """Rate a finished rated game whose seats finished at ``places`` (1 = first).
+
+        ``prior(game, identity)`` is the starting :class:`~glade.arena.ratings.Rating` of an
+        identity rated for the first time. Answers each seat's change, or None when the game is
+        not rated, not over, or was rated already (by this or any other process).
+        """
+        return self._rating_pool().submit(self._rate_game, game_id, places, prior, at)
+
+    def _rating_pool(self) -> ThreadPoolExecutor:
+        pool = getattr(self, "_ratings_pool", None)
+        if pool is None:
+            pool = self._ratings_pool = ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="glade-db-rate"
+            )
+        return pool
+
+    def _rate_game(
+        self, game_id: str, places: list[int], prior: Callable[[str, str], Any], at: float
+    ) -> list[dict[str, Any]] | None:
+        from glade.arena.ratings import Rating, rate
+
+        conn = _Conn(self.dialect)
+        try:
+            conn.begin()
+            try:
+                if self.kind == "postgresql":
+                    conn.execute("SELECT pg_advisory_xact_lock(?)", (self.RATING_LOCK,))
+                row = conn.query("SELECT game, rated, over FROM games WHERE id = ?", (game_id,))
+                done = conn.query(
+                    "SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,)
+                )
+                if not row or not int(row[0][1]) or not int(row[0][2]) or done:
+                    conn.rollback()
+                    return None
+                game = str(row[0][0])
+                seats = conn.query(
+                    "SELECT seat, kind, bot, user_id FROM seats WHERE game_id = ? ORDER BY seat",
+                    (game_id,),
+                )
+                identities = [rating_identity(kind, bot, user) for _, kind, bot, user in seats]
+                if (
+                    None in identities
+                    or len(set(identities)) != len(identities)
+                    or len(places) != len(seats)
+                ):
+                    conn.rollback()
+                    return None
+                names = [str(i) for i in identities]
+                found = {
+                    str(r[0]): Rating(float(r[1]), float(r[2]), int(r[3]))
+                    for r in conn.query(
+                        "SELECT identity, mu, sigma, games FROM ratings WHERE game = ? "
+                        f"AND identity IN ({', '.join('?' for _ in names)})",
+                        (game, *names),
+                    )
+                }
+                before = [found.get(n) or prior(game, n) for n in names]
+                after = rate(before, places)
+                out = []
+                for (seat, *_), name, old, new, place in zip(
+                    seats, names, before, after, places, strict=True
+                ):
+                    conn.execute(
+                        "INSERT INTO ratings (game, identity, mu, sigma, games, updated_at) "
+                        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game, identity) DO UPDATE SET "
+                        "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
+                        "updated_at = excluded.updated_at",
+                        (game, name, new.mu, new.sigma, new.games, at),
+                    )
+                    conn.execute(
+                        "INSERT INTO rating_history (game_id, seat, game, identity, place, "
+                        "players, mu_before, sigma_before, mu, sigma, at) "
+                        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (
+                            game_id,
+                            int(seat),
+                            game,
+                            name,
+                            place,
+                            len(names),
+                            old.mu,
+                            old.sigma,
+                            new.mu,
+                            new.sigma,
+                            at,
+                        ),
+                    )
+                    out.append(
+                        {
+                            "seat": int(seat),
+                            "identity": name,
+                            "place": place,
+                            "before": old.to_json(),
+                            "after": new.to_json(),
+                        }
+                    )
+                conn.commit()
+            except Exception:
+                conn.rollback()
+                raise
+            return out
+        finally:
+            conn.close()
+
+    def user_named(self, name: str) -> Future[tuple[str, str] | None]:
+        """An account's ``(id, name)`` by its name in any case (None: no such account)."""
+
+        def read(c: _Conn) -> tuple[str, str] | None:
+            rows = c.query(
+                "SELECT id, name FROM users WHERE LOWER(name) = LOWER(?) ORDER BY id LIMIT 1",
+                (name,),
+            )
+            return (str(rows[0][0]), str(rows[0][1])) if rows else None
+
+        return self.read_async(read)
+
+    def unrated_finished_games(self) -> Future[list[str]]:
+        """Rated games that are over but were not rated (a process stopped in between)."""
+        return self.read_async(
+            lambda c: [
+                str(r[0])
+                for r in c.query(
+                    "SELECT g.id FROM games g WHERE g.rated = 1 AND g.over = 1 AND NOT EXISTS "
+                    "(SELECT 1 FROM rating_history h WHERE h.game_id = g.id)"
+                )
+            ]
+        )
+
+    def ratings_of_game(self, game: str, limit: int) -> Future[list[dict[str, Any]]]:
+        """The ``limit`` best identities of a game by ordinal (mu - 3 sigma), with user names."""
+
+        def read(c: _Conn) -> list[dict[str, Any]]:
+            rows = c.query(
+                "SELECT r.identity, r.mu, r.sigma, r.games, r.updated_at, u.name FROM ratings r "
+                "LEFT JOIN users u ON r.identity = ? || u.id WHERE r.game = ? "
+                "ORDER BY r.mu - 3 * r.sigma DESC, r.identity LIMIT ?",
+                (USER_PREFIX, game, limit),
+            )
+            return [
+                {
+                    "identity": str(r[0]),
+                    "mu": float(r[1]),
+                    "sigma": float(r[2]),
+                    "games": int(r[3]),
+                    "updated_at": float(r[4]),
+                    "name": r[5],
+                }
+                for r in rows
+            ]
+
+        return self.read_async(read)
+
+    def rating_profile(self, identity: str, limit: int) -> Future[dict[str, Any]]:
+        """An identity's ratings per game, its rating history (oldest first) and its recent
+        games with their outcome."""
+
+        def read(c: _Conn) -> dict[str, Any]:
+            ratings = [
+                {"game": str(r[0]), "mu": float(r[1]), "sigma": float(r[2]), "games": int(r[3])}
+                for r in c.query(
+                    "SELECT game, mu, sigma, games FROM ratings WHERE identity = ? ORDER BY game",
+                    (identity,),
+                )
+            ]
+            history = [
+                {
+                    "game_id": str(r[0]),
+                    "game": str(r[1]),
+                    "seat": int(r[2]),
+                    "place": int(r[3]),
+                    "players": int(r[4]),
+                    "mu_before": float(r[5]),
+                    "sigma_before": float(r[6]),
+                    "mu": float(r[7]),
+                    "sigma": float(r[8]),
+                    "at": float(r[9]),
+                }
+                for r in c.query(
+                    "SELECT game_id, game, seat, place, players, mu_before, sigma_before, mu, "
+                    "sigma, at FROM rating_history WHERE identity = ? ORDER BY at, game_id",
+                    (identity,),
+                )
+            ]
+            games: list[dict[str, Any]] = []
+            if identity.startswith(USER_PREFIX):
+                rows = c.query(
+                    "SELECT g.id, g.game, g.over, g.rated, g.created_at, g.updated_at, s.seat, "
+                    "g.options FROM seats s JOIN games g ON g.id = s.game_id "
+                    "WHERE s.user_id = ? ORDER BY g.updated_at DESC LIMIT ?",
+                    (identity[len(USER_PREFIX) :], limit),
+                )
+                for gid, game, over, rated, created, updated, seat, options in rows:
+                    players = c.query(
+                        "SELECT s.seat, s.kind, s.name, s.bot FROM seats s WHERE s.game_id = ? "
+                        "ORDER BY s.seat",
+                        (gid,),
+                    )
+                    final = None
+                    if int(over):
+                        snap = c.query(
+                            "SELECT state FROM snapshots WHERE game_id = ? "
+                            "ORDER BY version DESC LIMIT 1",
+                            (gid,),
+                        )
+                        final = json.loads(snap[0][0]) if snap else None
+                    games.append(
+                        {
+                            "id": str(gid),
+                            "game": str(game),
+                            "over": bool(int(over)),
+                            "rated": bool(int(rated)),
+                            "created_at": float(created),
+                            "updated_at": float(updated),
+                            "seat": int(seat),
+                            "options": json.loads(options),
+                            "seats": [
+                                {"seat": int(p[0]), "kind": p[1], "name": p[2], "bot": p[3]}
+                                for p in players
+                            ],
+                            "final": final,
+                        }
+                    )
+            return {"ratings": ratings, "history": history, "games": games}
+
+        return self.read_async(read)
 
     # ------------------------------------------------------------------ accounts
     # Users, their sessions, refused log-ins, seats claimed or held by an account and the device
@@ -1279,6 +1555,9 @@ class Storage:
         if self._closed:
             return
         self._closed = True
+        rating_pool = getattr(self, "_ratings_pool", None)
+        if rating_pool is not None:
+            rating_pool.shutdown(wait=True)
         self._writes.put(None)
         self._writer.join(timeout=30)
         if self._listener is not None:
@@ -1288,6 +1567,19 @@ class Storage:
             self._reader_pool.submit(reader.close).result()
             self._reader = None
         self._reader_pool.shutdown(wait=True)
+
+
+USER_PREFIX = "user:"  # a user's rating identity is "user:<user id>"; a bot's, "bot:<level>"
+BOT_PREFIX = "bot:"
+
+
+def rating_identity(kind: str, bot: str | None, user_id: Any) -> str | None:
+    """Who a seat of a rated game is for the ratings (None: a guest, who is never rated)."""
+    if kind == "bot" and bot:
+        return BOT_PREFIX + (bot if ":" in bot or bot != "mcts" else "mcts:normal")
+    if kind == "human" and user_id is not None:
+        return f"{USER_PREFIX}{user_id}"
+    return None
 
 
 def _settle(fut: Future[None], error: Exception | None) -> None:

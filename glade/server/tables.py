@@ -187,6 +187,7 @@ class Room:
     refresh_task: asyncio.Task[None] | None = None
     refresh_again: bool = False
     clock: clocks.Clock | None = None  # None: the table has no clock
+    rated: bool = False  # a rated table: its end updates the players' ratings (ratings.py)
     # JSON text of each seat's picture at ``_texts_version`` (GET, POST and pushes share it)
     _texts: dict[int | None, str] = field(default_factory=dict)
     _texts_version: int = -1
@@ -295,6 +296,8 @@ class Tables:
         # what other processes announce besides versions and seats ("chat", "rematch")
         self.heard_hooks: dict[str, Callable[[Room, str], None]] = {}
         self.social = social.Social(self)
+        # called (on the event loop) after this process stored the action that ended a game
+        self.game_over_hooks: list[Callable[[Room], None]] = []
 
     # ------------------------------------------------------------------ storage helpers
     @staticmethod
@@ -371,6 +374,7 @@ class Tables:
             state=state,
             seats=seats,
             clock=clock,
+            rated=stored.rated,
         )
 
     def evict_idle(self, older_than: float) -> int:
@@ -397,6 +401,7 @@ class Tables:
         seats: list[dict[str, Any]],
         client: str,
         clock: dict[str, Any] | None = None,
+        rated: bool = False,
     ) -> tuple[Room, list[str | None]]:
         clock_spec = clocks.clock_option(clock, self.settings.clock_min_seconds)
         options = dict(options)
@@ -422,6 +427,10 @@ class Tables:
                     raise ApiError(
                         422, f"the bot {spec['bot']!r} is not installed on this server yet"
                     ) from None
+        if rated:
+            from .ratings import check_rated_seats
+
+            check_rated_seats(seats)
         running = await self._wait(self.storage.unfinished_games_of(client))
         if running >= self.settings.max_games_per_client:
             raise ApiError(
@@ -461,6 +470,7 @@ class Tables:
                     ],
                     clock=None if clock_spec is None else clock_spec.to_json(),
                     clocks=None if table_clock is None else table_clock.seats,
+                    rated=rated,
                 )
             )
         )
@@ -473,6 +483,7 @@ class Tables:
             state=state,
             seats=table_seats,
             clock=table_clock,
+            rated=rated,
         )
         self.rooms[game_id] = room
         self.bots.schedule(room)
@@ -537,6 +548,10 @@ class Tables:
             new = keep or new_token()
             digest = hash_token(new)
             owner = user_id if user_id is not None else target.user_id
+            if room.rated and owner is None:  # a rated table's seats belong to accounts
+                from .ratings import require_account
+
+                require_account(owner)
             open_after = sum(s.open for s in room.seats) - (1 if target.open else 0)
             now = time.time()
             started: dict[int, tuple[float, float | None]] = {}
@@ -696,6 +711,10 @@ class Tables:
                 raise ApiError.refused(exc) from None
             if seat not in state.to_act and not (action.type == "undo" and state.can_undo(seat)):
                 raise ApiError(403, "it is not your turn")
+            if room.rated and room.seats[seat].kind == "human":
+                from .ratings import require_account
+
+                require_account(room.seats[seat].user_id)
             after = state.copy()
             try:
                 after.apply(seat, action)
@@ -754,6 +773,9 @@ class Tables:
             raise ApiError(
                 409, f"the game has moved on to version {room.version}; reload and try again"
             )
+        if over:
+            for hook in self.game_over_hooks:
+                hook(room)
         self.bots.schedule(room)
 
     # ------------------------------------------------------------------ other processes

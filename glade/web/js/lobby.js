@@ -3,6 +3,7 @@
 import { claimSeat, fetchKeys, me } from "./account.js";
 import { api, rememberNames, seatsFor } from "./api.js";
 import { esc, lang, t } from "./i18n.js";
+import { botRatingText, createRated, loadBotRatings, ratedCheckbox } from "./leaderboard.js";
 import { toast } from "./main.js";
 import { askNotifications, look, notificationsState, onTurns, setSound, soundOn, stopNotifications, turns } from "./notify.js";
 import { clockField, clockOption } from "./social.js";
@@ -33,6 +34,7 @@ function seatDefaults(form, i) {
 export async function showLobby(root) {
   // The server lists no bots; these are the registry's names (glade.bots.make_bot).
   const bots = DEFAULT_BOTS;
+  const botRatings = await loadBotRatings(); // each level's calibrated rating, shown beside it
   const form = loadForm();
   let invites = null;
   let openGames = [];
@@ -44,7 +46,7 @@ export async function showLobby(root) {
       const s = seatDefaults(form, i);
       form.seats[i] = s;
       const options = [`<option value="human"${s.kind === "human" ? " selected" : ""}>${esc(t("lobby.human"))}</option>`]
-        .concat(bots.map((b) => `<option value="${esc(b)}"${s.kind === b ? " selected" : ""}>${esc(botLabel(b))}</option>`))
+        .concat(bots.map((b) => `<option value="${esc(b)}"${s.kind === b ? " selected" : ""}>${esc(botLabel(b) + botRatingText(botRatings, form.game, b))}</option>`))
         .join("");
       rows.push(`<li class="seat-row">
         <span class="seat-label">${esc(t("lobby.seat", { n: i + 1 }))}</span>
@@ -97,6 +99,7 @@ export async function showLobby(root) {
           <label><input type="radio" name="mode" value="online"${form.mode === "online" ? " checked" : ""}> ${esc(t("lobby.online"))}</label>
         </fieldset>`
         }
+        ${solo ? "" : ratedCheckbox(form)}
         <p class="hint-text">${esc(solo ? t("lobby.soloHelp") : form.mode === "online" ? t("lobby.onlineHelp") : t("lobby.hotseatHelp"))}</p>
         ${clockField(form.clock)}
         <ol class="seats">${seatRows()}</ol>
@@ -110,6 +113,7 @@ export async function showLobby(root) {
         <input id="join-name" maxlength="24" value="${esc(localStorage.getItem("glade.name") || "")}"></label>
       <ul class="open-list" data-testid="open-list">${openHtml()}</ul>
       <button type="button" data-refresh>${esc(t("lobby.refresh"))}</button>
+      <p><a href="#/leaderboard/${esc(form.game)}" data-testid="leaderboard-link">${esc(t("rating.leaderboard"))}</a></p>
     </section>
     </div>`;
     bind();
@@ -252,6 +256,7 @@ export async function showLobby(root) {
       else if (el.name === "players") form.players = Number(el.value);
       else if (el.name === "side") form.side = el.value;
       else if (el.name === "spirits") form.spirits = el.checked;
+      else if (el.name === "rated") form.rated = el.checked;
       else if (el.name === "mode") form.mode = el.value;
       else if (el.name === "clock") form.clock = el.value; // social.js
       else if (el.dataset.seatKind !== undefined) form.seats[Number(el.dataset.seatKind)].kind = el.value;
@@ -309,7 +314,7 @@ export async function showLobby(root) {
     }
     let made;
     try {
-      made = await api.create(form.game, options, seats, clockOption(form.clock));
+      made = form.rated && me.user && !solo ? await createRated(form.game, options, seats, clockOption(form.clock)) : await api.create(form.game, options, seats, clockOption(form.clock));
     } catch (err) {
       toast(err.message || t("error.network"));
       return;

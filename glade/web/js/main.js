@@ -4,6 +4,7 @@ import { ApiError, api } from "./api.js";
 import { claimSeat, loadAccount, me, mountAccountLink, onAccount, ownsToken, showAccount } from "./account.js";
 import { esc, preferredLang, setLang, t } from "./i18n.js";
 import { showLobby } from "./lobby.js";
+import { showRatings } from "./leaderboard.js";
 import { startNotify } from "./notify.js";
 import { showReplay } from "./replay.js";
 import { showReview } from "./review.js";
@@ -115,6 +116,7 @@ async function route() {
     else if (parts[0] === "watch" && parts[1]) current = await showTable(app, parts[1], { spectator: true });
     else if (parts[0] === "replay" && parts[1]) current = await showReplay(app, parts[1], parts[2]);
     else if (parts[0] === "review" && parts[1]) current = await showReview(app, parts[1]);
+    else if (parts[0] === "leaderboard" || parts[0] === "profile") current = await showRatings(app, parts);
     else current = await showLobby(app);
   } catch (err) {
     console.error(err);

@@ -1,0 +1,246 @@
+"""Ratings: rated tables move OpenSkill ratings exactly as openskill computes, exactly once."""
+
+from __future__ import annotations
+
+import random
+import secrets
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+from openskill.models import PlackettLuce
+from server_support import bearer, client, db_url, make_settings, pg_url, play_random  # noqa: F401
+from test_server_accounts import Browser, cheap_hashes, claim, signup  # noqa: F401
+
+from glade.arena.ratings import load_calibration, ranks_of
+from glade.server import create_app
+from glade.server.ratings import prior
+from glade.server.storage import Storage
+
+GAME = "harmonies"
+
+
+class Player:
+    """A browser logged in to its own new account (the accounts API: sign-up, claim)."""
+
+    def __init__(self, c: TestClient, name: str) -> None:
+        self.name = f"{name}{secrets.token_hex(3)}"  # PostgreSQL tests share one database
+        self.browser = Browser(c)
+        self.csrf = signup(self.browser, self.name)
+        self.id = self.browser.get("/api/account").json()["user"]["id"]
+
+    def create(self, seats: list[dict[str, Any]], rated: bool = True) -> tuple[str, list[Any]]:
+        r = self.browser.post(
+            "/api/games",
+            json={"game": GAME, "seats": seats, "rated": rated},
+            headers={"X-CSRF-Token": self.csrf},
+        )
+        assert r.status_code == 201, r.text
+        body = r.json()
+        return body["id"], [s["token"] for s in body["seats"]]
+
+    def claim(self, game_id: str, invite: str) -> str:
+        """Claim a seat with its invite link: the account's fresh seat credential."""
+        r = claim(self.browser, game_id, invite, self.csrf)
+        assert r.status_code == 200, r.text
+        token: str = r.json()["token"]
+        return token
+
+
+def table_for(c: TestClient, bots: list[str], rated: bool = True) -> tuple[Player, str, list[Any]]:
+    """A table made by a new account, which claims seat 0; the bots fill the others."""
+    ann = Player(c, "Ann")
+    seats = [{"kind": "human", "name": ann.name}] + [{"kind": "bot", "bot": b} for b in bots]
+    gid, tokens = ann.create(seats, rated)
+    tokens[0] = ann.claim(gid, tokens[0])
+    return ann, gid, tokens
+
+
+def wait_rated(c: TestClient, game_id: str, identity: str, games: int) -> dict[str, Any]:
+    for _ in range(400):
+        board = c.get(f"/api/ratings/{GAME}").json()["entries"]
+        found = [e for e in board if e["identity"] == identity and e["games"] >= games]
+        if found:
+            return found[0]
+        time.sleep(0.02)
+    raise AssertionError(f"{identity} was not rated")
+
+
+def test_rated_game_moves_ratings_as_openskill_computes(client: TestClient) -> None:  # noqa: F811
+    player, gid, tokens = table_for(client, ["random"])
+    ann = player.id
+    play_random(client, gid, tokens, random.Random(1))
+    final = client.get(f"/api/games/{gid}").json()
+    places = ranks_of(final["result"]["scores"], final["result"]["winners"])
+    got = wait_rated(client, gid, f"user:{ann}", 1)
+    board = client.get(f"/api/ratings/{GAME}").json()["entries"]
+    bot = [e for e in board if e["name"] == "random"]
+
+    model = PlackettLuce()
+    start_bot = prior(GAME, "bot:random")
+    calibrated = load_calibration().get(GAME, {}).get("random")
+    if calibrated is not None:
+        assert (start_bot.mu, start_bot.sigma) == (calibrated.mu, calibrated.sigma)
+    expected = model.rate(
+        [[model.rating()], [model.rating(mu=start_bot.mu, sigma=start_bot.sigma)]],
+        ranks=[float(p) for p in places],
+    )
+    assert got["mu"] == pytest.approx(expected[0][0].mu, abs=1e-6)
+    assert got["sigma"] == pytest.approx(expected[0][0].sigma, abs=1e-6)
+    assert got["mu"] != 25.0
+    assert bot[0]["mu"] == pytest.approx(expected[1][0].mu, abs=1e-6)
+    assert bot[0]["games"] >= 1
+    # the profile (its name in any case) shows the game, its result and the rating history
+    prof = client.get(f"/api/profiles/{player.name.lower()}").json()
+    assert prof["name"] == player.name and prof["kind"] == "user"
+    assert [h["game_id"] for h in prof["history"]] == [gid]
+    assert prof["history"][0]["mu"] == pytest.approx(expected[0][0].mu, abs=1e-6)
+    assert prof["games"][0]["id"] == gid
+    assert prof["games"][0]["result"]["place"] == places[0]
+    assert prof["ratings"][GAME]["games"] == 1
+
+
+def test_a_game_is_rated_exactly_once_across_processes(db_url: str) -> None:  # noqa: F811
+    with TestClient(create_app(make_settings(db_url))) as c:
+        ann, bob = Player(c, "Ann"), Player(c, "Bob")
+        gid, tokens = ann.create([{"kind": "human", "name": ann.name}, {"kind": "human"}])
+        tokens = [ann.claim(gid, tokens[0]), bob.claim(gid, tokens[1])]
+        play_random(c, gid, tokens, random.Random(2))
+        wait_rated(c, gid, f"user:{ann.id}", 1)
+        final = c.get(f"/api/games/{gid}").json()
+        places = ranks_of(final["result"]["scores"], final["result"]["winners"])
+        # four more "processes" race to rate the same game again: the database says no to all
+        others = [Storage(db_url) for _ in range(4)]
+        try:
+            with ThreadPoolExecutor(4) as pool:
+                answers = list(
+                    pool.map(
+                        lambda s: s.rate_game(gid, places, prior, time.time()).result(), others
+                    )
+                )
+        finally:
+            for s in others:
+                s.close()
+        assert answers == [None, None, None, None]
+        board = c.get(f"/api/ratings/{GAME}").json()["entries"]
+        people = {e["name"]: e for e in board if e["kind"] == "user"}
+        assert people[ann.name]["games"] == 1 and people[bob.name]["games"] == 1
+        prof = c.get(f"/api/profiles/{bob.name}").json()
+        assert len(prof["history"]) == 1
+
+
+def test_first_rating_races_rate_once(db_url: str) -> None:  # noqa: F811
+    """Several processes see the same rated game end: exactly one rates it."""
+    with TestClient(create_app(make_settings(db_url))) as c:
+        ann, gid, tokens = table_for(c, ["greedy"])
+        tables = c.app.state.tables  # type: ignore[attr-defined]
+        tables.game_over_hooks.clear()  # this process does not rate: the racers below do
+        play_random(c, gid, tokens, random.Random(3))
+        final = c.get(f"/api/games/{gid}").json()
+        places = ranks_of(final["result"]["scores"], final["result"]["winners"])
+        others = [Storage(db_url) for _ in range(4)]
+        try:
+            with ThreadPoolExecutor(4) as pool:
+                answers = list(
+                    pool.map(
+                        lambda s: s.rate_game(gid, places, prior, time.time()).result(), others
+                    )
+                )
+        finally:
+            for s in others:
+                s.close()
+        assert sum(a is not None for a in answers) == 1
+        entry = wait_rated(c, gid, f"user:{ann.id}", 1)
+        assert entry["games"] == 1
+
+
+def test_unrated_tables_do_not_move_ratings(client: TestClient) -> None:  # noqa: F811
+    player, gid, tokens = table_for(client, ["random"], rated=False)
+    ann = player.id
+    before = client.get(f"/api/ratings/{GAME}").json()["entries"]
+    play_random(client, gid, tokens, random.Random(4))
+    time.sleep(0.3)
+    board = client.get(f"/api/ratings/{GAME}").json()["entries"]
+    assert [e for e in board if e["identity"] == f"user:{ann}"] == []
+    assert board == before  # the bot kept its rating too
+    prof = client.get(f"/api/profiles/{player.name}").json()
+    assert prof["history"] == [] and prof["ratings"] == {}
+    assert prof["games"][0]["id"] == gid and prof["games"][0]["rated"] is False
+
+
+def test_rated_refused_with_a_guest_seat(client: TestClient) -> None:  # noqa: F811
+    seats = [{"kind": "human", "name": "guest"}, {"kind": "bot", "bot": "random"}]
+    # a guest cannot make a rated table
+    r = client.post("/api/games", json={"game": GAME, "rated": True, "seats": seats})
+    assert r.status_code == 403 and "log in" in r.json()["error"]
+    # an account's rated table with an open seat: no guest takes it, by join or by its link
+    ann = Player(client, "Ann")
+    gid, tokens = ann.create([{"kind": "human", "name": ann.name}, {"kind": "human"}])
+    r = client.post(f"/api/games/{gid}/join", json={"name": "guest"})
+    assert r.status_code == 403 and "rated" in r.json()["error"]
+    guest = Browser(client)
+    r = guest.post(f"/api/games/{gid}/claim", json={"name": "guest"}, headers=bearer(tokens[1]))
+    assert r.status_code == 403 and "rated" in r.json()["error"]
+    # nor may an invite link play a seat before an account holds it
+    state = client.get(f"/api/games/{gid}", headers=bearer(tokens[0])).json()
+    seat = state["to_act"][0]
+    mine = client.get(f"/api/games/{gid}", headers=bearer(tokens[seat])).json()
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        json={"action": mine["legal_actions"][0], "version": mine["version"]},
+        headers=bearer(tokens[seat]),
+    )
+    assert r.status_code == 403 and "rated" in r.json()["error"]
+    assert client.get(f"/api/games/{gid}").json()["version"] == 0  # nothing changed
+    # then an account claims the open seat, and both seats play
+    bob = Player(client, "Bob")
+    fresh = [ann.claim(gid, tokens[0]), bob.claim(gid, tokens[1])]
+    mine = client.get(f"/api/games/{gid}", headers=bearer(fresh[seat])).json()
+    r = client.post(
+        f"/api/games/{gid}/actions",
+        json={"action": mine["legal_actions"][0], "version": mine["version"]},
+        headers=bearer(fresh[seat]),
+    )
+    assert r.status_code == 200, r.text
+    # bots without a rating, one level twice, a table of one, a table of bots
+    for bad, word in [
+        ([{"kind": "human"}, {"kind": "bot", "bot": "mcts:nope"}], "level"),
+        (
+            [{"kind": "human"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}],
+            "once",
+        ),
+        ([{"kind": "human"}], "two"),
+        ([{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}], "person"),
+    ]:
+        r = ann.browser.post(
+            "/api/games",
+            json={"game": GAME, "rated": True, "seats": bad},
+            headers={"X-CSRF-Token": ann.csrf},
+        )
+        assert r.status_code == 422 and word in r.json()["error"], r.text
+
+
+def test_leaderboard_shows_calibrated_bots(client: TestClient) -> None:  # noqa: F811
+    cal = load_calibration()
+    for game in ("harmonies", "living-forest"):
+        board = client.get(f"/api/ratings/{game}").json()
+        bots = {e["name"]: e for e in board["entries"] if e["kind"] == "bot"}
+        assert set(bots) == set(cal[game])
+        for level, r in cal[game].items():
+            assert bots[level]["calibration"]["mu"] == pytest.approx(r.mu)
+            assert bots[level]["calibration"]["games"] == r.games > 0
+            if bots[level]["games"] == 0:  # not yet rated here (PostgreSQL's tests share a base)
+                assert bots[level]["mu"] == pytest.approx(r.mu)
+                assert bots[level]["sigma"] == pytest.approx(r.sigma)
+        ordinals = [e["ordinal"] for e in board["entries"]]
+        assert ordinals == sorted(ordinals, reverse=True)
+    assert client.get("/api/ratings/chess").status_code == 404
+    assert client.get("/api/profiles/nobody").status_code == 404
+    bots = client.get("/api/ratings/bots").json()["games"]
+    assert set(bots["harmonies"]) == set(cal["harmonies"])
+    prof = client.get("/api/profiles/bot:greedy").json()
+    assert prof["kind"] == "bot" and prof["ratings"]["harmonies"]["mu"] == pytest.approx(
+        cal["harmonies"]["greedy"].mu
+    )
