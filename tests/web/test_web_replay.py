@@ -254,9 +254,7 @@ LF_GATHER = """() => {
   const table = document.querySelector(".side .scores table.breakdown");
   const rows = [...table.querySelectorAll("tbody tr")].map((tr) => [...tr.querySelectorAll("td")].map((td) => Number(td.textContent)));
   const stacks = [...document.querySelectorAll(".display-row h3 .muted")].map((el) => nums(el)[0]);
-  const occupied = [...document.querySelectorAll("svg.ring g.rock")]
-    .filter((g) => g.querySelectorAll("circle").length > 1)
-    .map((g) => Number(g.dataset.rock));
+  const occupied = [...document.querySelectorAll("svg.ring g.pawn")].map((g) => Number(g.dataset.rock));
   return { step: Number(document.querySelector("[data-testid=replay]").dataset.step), rows, stacks, occupied };
 }"""
 

@@ -72,6 +72,15 @@ def test_clock_chat_and_rematch(clock_server: ClockServer, browser: Browser) -> 
         _open(ann, base, game_id, tokens[0])
         _open(bo, base, game_id, tokens[1])
         _open(spectator, base, game_id, None)
+        # opening an invite link claims its seat: the link's token is spent, and each browser
+        # holds its seat's fresh credential from then on
+        tokens = [
+            page.evaluate(
+                "([id, seat]) => JSON.parse(localStorage.getItem('glade.seats'))[id].tokens[seat]",
+                [game_id, seat],
+            )
+            for seat, page in enumerate((ann, bo))
+        ]
         # the clock of the seat to act ticks down; the other one stands at 5:00
         clock0 = ann.locator("[data-testid=clock-0]")
         clock0.wait_for()

@@ -527,7 +527,7 @@ function circleHtml(c, h) {
       const [px, py] = at(s.rock, R + 27);
       const fresh = h.rock === s.seat ? " fresh" : "";
       const sacred = v.sacred_tree === s.seat ? `<text x="${px}" y="${(Number(py) - 14).toFixed(1)}" text-anchor="middle" class="pawn-tree">♣</text>` : "";
-      return `<g class="pawn${fresh}" data-pawn="${s.seat}"><circle cx="${px}" cy="${Number(py) + 2}" r="11" class="pawn-shadow"/><circle cx="${px}" cy="${py}" r="11" fill="${PAWN[s.seat]}" class="pawn-disc"/>
+      return `<g class="pawn${fresh}" data-pawn="${s.seat}" data-rock="${s.rock}"><circle cx="${px}" cy="${Number(py) + 2}" r="11" class="pawn-shadow"/><circle cx="${px}" cy="${py}" r="11" fill="${PAWN[s.seat]}" class="pawn-disc"/>
         <text x="${px}" y="${py}" class="pawn-label" text-anchor="middle" dominant-baseline="central">${SHAPE[s.seat]}</text>${sacred}<title>${esc(c.nameOf(s.seat))}</title></g>`;
     })
     .join("");

@@ -114,6 +114,32 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     </section>`;
   root.after(panel);
   const $ = (sel) => panel.querySelector(sel);
+  // The table draws a slot for the panel in its side column (data-social-slot); each redraw of
+  // the table makes a new slot, so the panel moves into it, keeping what was being typed and the
+  // focus. Without a slot (a page that has none) the panel stays after the table.
+  let focused = null;
+  let caret = null;
+  panel.addEventListener("focusin", (ev) => (focused = ev.target));
+  panel.addEventListener("focusout", (ev) => {
+    if (ev.relatedTarget && !panel.contains(ev.relatedTarget)) focused = null;
+  });
+  const remember = (ev) => {
+    if (ev.target.selectionStart !== undefined) caret = [ev.target.selectionStart, ev.target.selectionEnd];
+  };
+  panel.addEventListener("keyup", remember);
+  panel.addEventListener("input", remember);
+  panel.addEventListener("click", remember);
+  function place() {
+    const slot = root.querySelector("[data-social-slot]");
+    if (!slot || slot.contains(panel)) return;
+    slot.appendChild(panel);
+    panel.classList.add("in-slot");
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (focused && lost && panel.contains(focused)) {
+      focused.focus();
+      if (caret && focused.setSelectionRange) focused.setSelectionRange(caret[0], caret[1]);
+    }
+  }
   $("[data-mute]").checked = muted;
 
   function words() {
@@ -368,6 +394,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
   return {
     // the table calls this after each of its renders with the state it shows
     update(next) {
+      place();
       const overNow = next.over && !(state && state.over);
       state = next;
       renderSeats();

@@ -536,6 +536,7 @@ export async function showTable(root, id, { spectator }) {
       <div class="play">${mod.render(c)}</div>
       <aside class="side">
         <section class="panel scores"><h2>${esc(t("table.scores"))}</h2>${mod.scores(c)}</section>
+        <div class="social-slot" data-social-slot></div>
         <section class="panel log-panel"><h2>${esc(t("table.log"))}</h2><ol class="log" data-log>${logHtml()}</ol></section>
         <p class="links"><a href="#/">${esc(t("nav.lobby"))}</a> · <a href="#/replay/${encodeURIComponent(id)}">${esc(t("nav.replay"))}</a></p>
       </aside>
