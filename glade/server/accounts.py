@@ -185,9 +185,9 @@ async def _start_session(request: Request, user_id: str, name: str) -> JSONRespo
         await _end_sessions(request, [old.id])
     secret = secrets.token_urlsafe(32)
     csrf = secrets.token_urlsafe(24)
-    await _write(
-        storage.add_session(hash_token(secret), user_id, csrf, time.time(), _address(request))
-    )
+    now = time.time()
+    await _write(storage.expire_sessions(now - SESSION_SECONDS))  # forget long-ended ones
+    await _write(storage.add_session(hash_token(secret), user_id, csrf, now, _address(request)))
     response = JSONResponse({"user": {"id": user_id, "name": name}, "csrf": csrf})
     _set_cookie(request, response, secret)
     return response

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import random
 import time
 from collections.abc import Iterator
@@ -18,7 +19,16 @@ from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
 from glade.server import accounts, create_app
-from tests.server.server_support import bearer, db_url, make_settings, pg_url, pick
+from tests.server.server_support import (
+    ServerProcess,
+    bearer,
+    db_url,
+    drop_pg_database,
+    fresh_pg_database,
+    make_settings,
+    pg_url,
+    pick,
+)
 
 __all__ = ["db_url", "pg_url"]
 
@@ -494,3 +504,90 @@ def test_sign_ups_are_limited_per_address(app: TestClient, monkeypatch: pytest.M
     assert r.status_code == 429 and "too many accounts" in r.json()["error"]
     r = browser(app).post("/api/account/login", json={"name": "Sami", "password": PASSWORD})
     assert r.status_code == 401  # not made
+
+
+def test_an_ended_session_is_refused(app: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    c = browser(app)
+    signup(c, "Tove")
+    assert c.get("/api/account").json()["user"]["name"] == "Tove"
+    monkeypatch.setattr(accounts, "SESSION_SECONDS", -1)  # every session is past its age now
+    r = c.get("/api/account")
+    assert r.json() == {"user": None, "csrf": None}
+    assert accounts.COOKIE in r.headers.get("set-cookie", "")  # the cookie is cleared
+    assert c.get("/api/account/games").status_code == 401
+
+
+def _until(check: Any, seconds: float = 45.0) -> None:
+    deadline = time.monotonic() + seconds
+    while not check():
+        assert time.monotonic() < deadline, "the other process did not catch up"
+        time.sleep(0.1)
+
+
+def test_two_processes_share_sessions_keys_and_claims() -> None:
+    """On one PostgreSQL: a device key made on one process opens the seat on the other, dies on
+    both at log-out, and an invite claimed on one is refused on the other."""
+    base = os.environ.get("GLADE_TEST_PG")
+    if not base:
+        pytest.skip("GLADE_TEST_PG is not set (make test sets it and starts PostgreSQL)")
+    url, name = fresh_pg_database(base)
+    first, second = ServerProcess(url), ServerProcess(url)
+    try:
+        first.start()
+        second.start()
+        with (
+            httpx.Client(base_url=first.url, timeout=60) as a,
+            httpx.Client(base_url=second.url, timeout=60) as b,
+            httpx.Client(base_url=second.url, timeout=60) as guest,
+        ):
+            csrf = a.post("/api/account/signup", json={"name": "Uma", "password": PASSWORD}).json()[
+                "csrf"
+            ]
+            made = a.post(
+                "/api/games",
+                json={
+                    "game": "harmonies",
+                    "seats": [{"kind": "human", "name": "Uma"}, {"kind": "human"}],
+                },
+            ).json()
+            gid, invites = made["id"], [s["token"] for s in made["seats"]]
+            own = a.post(
+                f"/api/games/{gid}/claim",
+                json={},
+                headers={**bearer(invites[0]), "X-CSRF-Token": csrf},
+            )
+            assert own.status_code == 200
+            assert a.get(f"/api/games/{gid}").status_code == 200  # the room is in A's memory
+            csrf_b = b.post(
+                "/api/account/login", json={"name": "uma", "password": PASSWORD}
+            ).json()["csrf"]
+            key = b.post(f"/api/account/games/{gid}/keys", headers={"X-CSRF-Token": csrf_b}).json()[
+                "tokens"
+            ]["0"]
+            assert b.get(f"/api/games/{gid}", headers=bearer(key)).json()["seat"] == 0
+            _until(lambda: a.get(f"/api/games/{gid}", headers=bearer(key)).status_code == 200)
+            # an invite claimed on B is refused on A
+            got = guest.post(
+                f"/api/games/{gid}/claim", json={"name": "Vic"}, headers=bearer(invites[1])
+            )
+            assert got.status_code == 200
+            _until(
+                lambda: (
+                    a.post(
+                        f"/api/games/{gid}/claim", json={"name": "Wes"}, headers=bearer(invites[1])
+                    ).status_code
+                    == 409
+                )
+            )
+            # log out everywhere on A: B's key opens nothing on either process
+            assert (
+                a.post("/api/account/logout-everywhere", headers={"X-CSRF-Token": csrf}).status_code
+                == 200
+            )
+            assert b.get("/api/account/games").status_code == 401
+            _until(lambda: b.get(f"/api/games/{gid}", headers=bearer(key)).status_code == 403)
+            _until(lambda: a.get(f"/api/games/{gid}", headers=bearer(key)).status_code == 403)
+    finally:
+        first.stop()
+        second.stop()
+        drop_pg_database(base, name)

@@ -130,7 +130,7 @@ def test_a_claimed_invite_link_offers_to_watch_in_a_third_browser(
     ctx_c, c, watch_c = new_page(browser)
     c.goto(link)
     panel = c.locator("[data-testid=invite-claimed]")
-    expect(panel).to_contain_text("already claimed", timeout=LONG)
+    expect(panel).to_contain_text("already claimed in another browser", timeout=LONG)
     shot(c, "accounts-invite-claimed.png")
     c.click("[data-testid=watch-instead]")
     c.wait_for_selector("[data-testid=table]")

@@ -60,7 +60,9 @@ function offerToWatch(id, message) {
     <p class="error" role="alert"></p>
     <p class="controls"><a class="button primary" data-testid="watch-instead" href="#/watch/${encodeURIComponent(id)}">${esc(t("account.watchInstead"))}</a>
       <a class="button" href="#/">${esc(t("nav.lobby"))}</a></p></section>`;
-  app.querySelector(".error").textContent = message || t("account.inviteClaimed");
+  // the server's sentence is English: a spent invite is said in the page's language
+  const spent = !message || message.includes("already claimed");
+  app.querySelector(".error").textContent = spent ? t("account.inviteClaimed") : message;
 }
 
 // Opening an invite link claims its seat for this browser (and account): the link's token is
