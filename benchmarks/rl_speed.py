@@ -33,7 +33,7 @@ from typing import Any
 import gymnasium
 
 import glade.rl
-from glade import new_game
+from glade.core.bench import play_random
 from glade.rl import VectorGames
 from glade.rl.aec import GladeAECEnv
 from glade.rl.encoders import make_encoder
@@ -52,27 +52,9 @@ CONFIGS: list[tuple[str, dict[str, Any]]] = [
 
 
 def engine_actions_per_s(game: str, options: dict[str, Any], games: int, seed: int) -> float:
-    """The engine's random play, the loop of ``glade.core.bench.run_bench`` (the same choice of
-    seat and move and the same mid-game copy), timed by ``clock``."""
-    rng = random.Random(seed)
-    actions = 0
+    """The engine's random play (the loop of ``glade bench``), timed by ``clock``."""
     start = clock()
-    for i in range(games):
-        state = new_game(game, seed=seed + i, **options)
-        mid = rng.randrange(20, 60)
-        n = 0
-        while not state.is_over:
-            to_act = state.to_act
-            seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
-            ids = state.legal_action_ids(seat)
-            if not ids:  # a seat that may only undo (to_act[0] always has a move)
-                seat = to_act[0]
-                ids = state.legal_action_ids(seat)
-            state.apply_action_id(seat, rng.choice(ids), checked=True)
-            n += 1
-            if n == mid:
-                state = state.copy()
-        actions += n
+    actions, _scores, _states = play_random(game, games, seed, options)
     return actions / (clock() - start)
 
 

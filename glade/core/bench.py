@@ -9,14 +9,18 @@ from typing import Any
 from .game import Game
 
 
-def run_bench(name: str, games: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+def play_random(
+    name: str, games: int, seed: int, options: dict[str, Any], keep: int = 0
+) -> tuple[int, list[float], list[Game]]:
+    """Random play of ``games`` games: (actions played, final scores, up to ``keep`` mid-game
+    states). The loop every throughput figure is measured with (``glade bench``, the RL speed
+    benchmark): the same choice of seat and move, and one copy of the state in mid-game."""
     from glade import new_game
 
     rng = random.Random(seed)
     actions = 0
     scores: list[float] = []
     snapshots: list[Game] = []
-    start = time.perf_counter()
     for i in range(games):
         game = new_game(name, seed=seed + i, **options)
         mid = rng.randrange(20, 60)
@@ -30,11 +34,18 @@ def run_bench(name: str, games: int, seed: int, options: dict[str, Any]) -> dict
                 ids = game.legal_action_ids(seat)
             game.apply_action_id(seat, rng.choice(ids), checked=True)
             n += 1
-            if n == mid and len(snapshots) < 200:
-                snapshots.append(game)  # the copy timing below uses states from mid-game
+            if n == mid:
+                if len(snapshots) < keep:
+                    snapshots.append(game)  # the copy timing uses states from mid-game
                 game = game.copy()
         actions += n
         scores.extend(game.result()["scores"])
+    return actions, scores, snapshots
+
+
+def run_bench(name: str, games: int, seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    start = time.perf_counter()
+    actions, scores, snapshots = play_random(name, games, seed, options, keep=200)
     elapsed = time.perf_counter() - start
     reps = 0
     t0 = time.perf_counter()

@@ -47,9 +47,10 @@ class Messages:
                 async with websockets.connect(url) as ws:
                     async for text in ws:
                         message = json.loads(text)
-                        if "type" in message and message["type"] != "state":
-                            with self.lock:
-                                self.seen[name].append(message)
+                        with self.lock:
+                            self.seen[name].append(
+                                message if "type" in message else {"type": "state"}
+                            )
             except (OSError, websockets.ConnectionClosed):
                 pass
 
@@ -111,6 +112,9 @@ def test_each_timeout_runs_once_across_two_processes(cluster_db: str) -> None:
                         f"{body['id']}/{seat}",
                         f"{ws}/api/games/{body['id']}/ws?token={tokens[seat]}",
                     )
+            for game_id, _ in games:  # every socket is connected (it was sent the state)
+                for seat in (0, 1):
+                    messages.wait(f"{game_id}/{seat}", "state")
             # chat said on A reaches the seat connected to B
             game_id, tokens = games[0]
             r = ha.post(

@@ -224,9 +224,11 @@ def test_rated_refused_with_a_guest_seat(client: TestClient) -> None:  # noqa: F
 
 def test_leaderboard_shows_calibrated_bots(client: TestClient) -> None:  # noqa: F811
     cal = load_calibration()
+    shown: dict[str, dict[str, Any]] = {}
     for game in ("harmonies", "living-forest"):
         board = client.get(f"/api/ratings/{game}").json()
         bots = {e["name"]: e for e in board["entries"] if e["kind"] == "bot"}
+        shown[game] = bots
         assert set(bots) == set(cal[game])
         for level, r in cal[game].items():
             assert bots[level]["calibration"]["mu"] == pytest.approx(r.mu)
@@ -241,6 +243,8 @@ def test_leaderboard_shows_calibrated_bots(client: TestClient) -> None:  # noqa:
     bots = client.get("/api/ratings/bots").json()["games"]
     assert set(bots["harmonies"]) == set(cal["harmonies"])
     prof = client.get("/api/profiles/bot:greedy").json()
+    # the profile says what the leaderboard says (the calibration's value until the level has
+    # played rated games here; PostgreSQL's tests share one base, so it may have)
     assert prof["kind"] == "bot" and prof["ratings"]["harmonies"]["mu"] == pytest.approx(
-        cal["harmonies"]["greedy"].mu
+        shown["harmonies"]["greedy"]["mu"]
     )

@@ -95,6 +95,7 @@ def test_clock_chat_and_rematch(clock_server: ClockServer, browser: Browser) -> 
         assert ann.locator("[data-testid=clock-1]").inner_text() == "5:00"
         leave = ann.locator("[data-testid=leave]")
         assert leave.inner_text() == "Leave the game"
+        shot(ann, "social-clock.png", full_page=False)  # the bar above the table, ticking
         assert "running" not in (ann.locator("[data-testid=clock-1]").get_attribute("class") or "")
         # chat: markup arrives as text at the other seat and the spectator
         evil = '<img src=x onerror="window.__xss=1">hello & bye'
@@ -134,22 +135,24 @@ def test_clock_chat_and_rematch(clock_server: ClockServer, browser: Browser) -> 
         # the game ends (both seats play at random through the API)
         with httpx.Client(base_url=base, timeout=20) as h:
             play_random(h, game_id, list(tokens), random.Random(7))
-        ann.wait_for_selector("[data-testid=rematch-offer]")
-        bo.wait_for_selector("[data-testid=rematch-offer]")  # each page gets the end in its own time
+        # the end screen (over the page) carries the rematch button; so does the bar behind it
+        ann.wait_for_selector("[data-testid=end-rematch-offer]", timeout=60000)
+        bo.wait_for_selector("[data-testid=end-rematch-offer]", timeout=60000)
+        assert ann.locator("[data-testid=rematch-offer]").count() == 1
         assert spectator.locator("[data-testid=rematch-offer]").count() == 0 or not (
             spectator.locator("[data-testid=rematch-offer]").is_visible()
         )
         shot(ann, "social-rematch-offer.png", full_page=False)
-        ann.click("[data-testid=rematch-offer]")
+        ann.click("[data-testid=end-rematch-offer]")
         ann.wait_for_url(lambda url: game_id not in url and "#/play/" in url)
         new_id = ann.url.rsplit("/", 1)[-1]
         ann.wait_for_selector("[data-testid=table]")
         assert ann.get_attribute("[data-testid=table]", "data-seat") == "1"  # seats rotated
         # Bo sees the offer live and accepts with one click
-        bo.wait_for_selector("[data-testid=rematch-accept]")
-        assert "Ann" in bo.locator("[data-testid=rematch]").inner_text()
+        bo.wait_for_selector("[data-testid=end-rematch-accept]")
+        assert "Ann" in bo.locator("[data-testid=end-screen]").inner_text()
         shot(bo, "social-rematch-accept.png", full_page=False)
-        bo.click("[data-testid=rematch-accept]")
+        bo.click("[data-testid=end-rematch-accept]")
         bo.wait_for_url(f"**/#/play/{new_id}")
         bo.wait_for_selector("[data-testid=table]")
         assert bo.get_attribute("[data-testid=table]", "data-seat") == "0"

@@ -1,5 +1,6 @@
 // The social side of a table: each seat's clock (ticking), the table chat, the rematch offer and
-// the leave button, in one panel beside the table; and the clock choice of the lobby's form.
+// the leave button, in a bar above the table and the chat below it (both in the page's flow, so
+// they never cover a control of the table); and the clock choice of the lobby's form.
 // Everything a player typed is shown with textContent, never as HTML.
 import { ApiError, rememberSeat } from "./api.js";
 import { esc, t } from "./i18n.js";
@@ -80,7 +81,7 @@ function loadCss() {
 }
 
 // ------------------------------------------------------------------ the panel
-// root: the table's element (the panel goes beside it); socket: the table's LiveSocket;
+// root: the table's element (the bar goes before it, the chat after); socket: its LiveSocket;
 // tokenOf(seat): this browser's token of a seat; mine: this browser's seats; nameOf(seat).
 export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf }) {
   loadCss();
@@ -96,12 +97,16 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
   let muted = localStorage.getItem(MUTE_KEY) === "1";
 
   const panel = document.createElement("aside");
-  panel.className = "social-panel";
+  panel.className = "social-bar";
   panel.dataset.testid = "social";
   panel.innerHTML = `
-    <section class="social-seats"><h2 data-t="clock.title"></h2><ol data-seat-list data-testid="clocks"></ol>
+    <section class="social-seats"><h2 class="sr-only" data-t="clock.title"></h2><ol data-seat-list data-testid="clocks"></ol>
       <button type="button" data-leave data-testid="leave" hidden></button></section>
-    <section class="social-rematch" data-testid="rematch" hidden></section>
+    <section class="social-rematch" data-testid="rematch" hidden></section>`;
+  const chatBox = document.createElement("aside");
+  chatBox.className = "social-chat-box";
+  chatBox.dataset.testid = "social-chat";
+  chatBox.innerHTML = `
     <section class="social-chat">
       <h2><span data-t="chat.title"></span>
         <label class="social-mute"><input type="checkbox" data-mute data-testid="chat-mute"> <span data-t="chat.mute"></span></label></h2>
@@ -112,30 +117,33 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
         <button type="submit" data-t="chat.send"></button></form>
       <p class="muted" data-chat-readonly ${watching ? "" : "hidden"} data-t="chat.spectators"></p>
     </section>`;
-  root.after(panel);
-  const $ = (sel) => panel.querySelector(sel);
-  // The table draws a slot for the panel in its side column (data-social-slot); each redraw of
-  // the table makes a new slot, so the panel moves into it, keeping what was being typed and the
-  // focus. Without a slot (a page that has none) the panel stays after the table.
+  root.before(panel);
+  root.after(chatBox);
+  const $ = (sel) => panel.querySelector(sel) || chatBox.querySelector(sel);
+  // The table draws a slot in its side column (data-social-slot) and the bar and the chat move into
+  // it, so the table keeps the whole window; each redraw of the table makes a new slot, and they
+  // move again, keeping what was being typed and the focus. Without a slot they stay around the
+  // table (a page that has none).
   let focused = null;
   let caret = null;
-  panel.addEventListener("focusin", (ev) => (focused = ev.target));
-  panel.addEventListener("focusout", (ev) => {
-    if (ev.relatedTarget && !panel.contains(ev.relatedTarget)) focused = null;
-  });
-  const remember = (ev) => {
-    if (ev.target.selectionStart !== undefined) caret = [ev.target.selectionStart, ev.target.selectionEnd];
-  };
-  panel.addEventListener("keyup", remember);
-  panel.addEventListener("input", remember);
-  panel.addEventListener("click", remember);
+  for (const box of [panel, chatBox]) {
+    box.addEventListener("focusin", (ev) => (focused = ev.target));
+    box.addEventListener("focusout", (ev) => {
+      if (ev.relatedTarget && !box.contains(ev.relatedTarget)) focused = null;
+    });
+    const remember = (ev) => {
+      if (ev.target.selectionStart !== undefined && ev.target.selectionStart !== null) caret = [ev.target.selectionStart, ev.target.selectionEnd];
+    };
+    for (const type of ["keyup", "input", "click"]) box.addEventListener(type, remember);
+  }
   function place() {
     const slot = root.querySelector("[data-social-slot]");
     if (!slot || slot.contains(panel)) return;
-    slot.appendChild(panel);
+    slot.append(panel, chatBox);
     panel.classList.add("in-slot");
+    chatBox.classList.add("in-slot");
     const lost = !document.activeElement || document.activeElement === document.body;
-    if (focused && lost && panel.contains(focused)) {
+    if (focused && lost && (panel.contains(focused) || chatBox.contains(focused))) {
       focused.focus();
       if (caret && focused.setSelectionRange) focused.setSelectionRange(caret[0], caret[1]);
     }
@@ -143,7 +151,9 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
   $("[data-mute]").checked = muted;
 
   function words() {
-    for (const el of panel.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+    for (const box of [panel, chatBox]) {
+      for (const el of box.querySelectorAll("[data-t]")) el.textContent = t(el.dataset.t);
+    }
     const input = $("[data-chat-input]");
     input.placeholder = t("chat.placeholder");
     input.setAttribute("aria-label", t("chat.placeholder"));
@@ -209,7 +219,33 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     }
   }
 
+  // the end screen (the table's dialog over the page) shows the same rematch controls
+  function mirrorInEnd() {
+    const end = root.querySelector("[data-testid=end-screen]");
+    if (!end) return;
+    let copy = end.querySelector(".social-end-rematch");
+    if (!copy) {
+      copy = document.createElement("div");
+      copy.className = "social-end-rematch";
+      end.append(copy);
+    }
+    const box = $("[data-testid=rematch]");
+    copy.hidden = box.hidden;
+    copy.replaceChildren(
+      ...[...box.childNodes].map((node) => {
+        const clone = node.cloneNode(true);
+        if (clone.dataset && clone.dataset.testid) clone.dataset.testid = `end-${clone.dataset.testid}`;
+        return clone;
+      }),
+    );
+  }
+
   function renderRematch() {
+    fillRematch();
+    mirrorInEnd();
+  }
+
+  function fillRematch() {
     const box = $("[data-testid=rematch]");
     const over = state && state.over;
     box.hidden = !over;
@@ -371,13 +407,14 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
 
   function onClick(ev) {
     const el = ev.target.closest("[data-rematch],[data-leave]");
-    if (!el) return;
+    if (!el || (!panel.contains(el) && !root.contains(el))) return;
     ev.preventDefault();
     if (el.dataset.rematch !== undefined) doRematch();
     else doLeave();
   }
 
   panel.addEventListener("click", onClick);
+  root.addEventListener("click", onClick); // the end screen's copy of the rematch controls
   $("[data-chat-form]").addEventListener("submit", sendChat);
   $("[data-mute]").addEventListener("change", (ev) => {
     muted = ev.target.checked;
@@ -404,7 +441,9 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     rerender: renderAll,
     unmount() {
       clearInterval(timer);
+      root.removeEventListener("click", onClick);
       panel.remove();
+      chatBox.remove();
     },
   };
 }
