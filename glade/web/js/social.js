@@ -408,6 +408,8 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
   function onClick(ev) {
     const el = ev.target.closest("[data-rematch],[data-leave]");
     if (!el || (!panel.contains(el) && !root.contains(el))) return;
+    // the bar may sit inside the table (its side column): its clicks reach both listeners
+    if (ev.currentTarget === root && panel.contains(el)) return;
     ev.preventDefault();
     if (el.dataset.rematch !== undefined) doRematch();
     else doLeave();
