@@ -574,7 +574,9 @@ def test_two_processes_share_sessions_keys_and_claims() -> None:
             _until(
                 lambda: (
                     a.post(
-                        f"/api/games/{gid}/claim", json={"name": "Wes"}, headers=bearer(invites[1])
+                        f"/api/games/{gid}/claim",
+                        json={"name": "Wes"},
+                        headers={**bearer(invites[1]), "X-CSRF-Token": csrf},  # A is logged in
                     ).status_code
                     == 409
                 )
