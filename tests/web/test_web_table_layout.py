@@ -61,6 +61,9 @@ def problems_of(m: dict[str, Any], players: int, phone: bool) -> list[str]:
             continue
         if b["left"] < -0.5 or b["right"] > m["vw"] + 0.5:
             out.append(f"board {b['seat']} spans x {b['left']:.0f}–{b['right']:.0f}")
+        if phone and b["right"] - b["left"] < 0.45 * m["vw"]:
+            # a phone shows the board on its tab readably (a squeezed column once made it 40 px)
+            out.append(f"board {b['seat']} is {b['right'] - b['left']:.0f} px wide")
         if not phone and (b["top"] < -0.5 or b["bottom"] > m["vh"] + 0.5):
             out.append(f"board {b['seat']} spans y {b['top']:.0f}–{b['bottom']:.0f}")
     return out
