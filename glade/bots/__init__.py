@@ -58,6 +58,18 @@ BOTS: dict[str, dict[str, str]] = {
 }
 # bots that take a level after a colon, and the levels they know
 LEVELS: dict[str, tuple[str, ...]] = {"mcts": ("easy", "normal", "hard")}
+# how many times a server's base thinking time (``--bot-seconds``) a level may take a move. A
+# level's strength is its iterations; the cap lets an idle core finish them (Harmonies, 2 players,
+# CPU a move over each seat's first six turns: ``mcts:normal`` 40 iterations 1.75 s, ``mcts:hard``
+# 150 iterations 6.4 s; Living Forest ``mcts:hard`` 0.11 s), so that the level a player meets on
+# the server is the level the arena calibrated (docs/strength.md)
+LEVEL_TIME: dict[str, float] = {"easy": 1.0, "normal": 2.0, "hard": 8.0}
+
+
+def thinking_seconds(spec: str, base: float) -> float:
+    """The wall-clock cap a server gives the bot ``spec`` a move, from its base thinking time."""
+    _, _, level = spec.partition(":")
+    return base * LEVEL_TIME.get(level, 1.0)
 
 
 def make_bot(spec: str, game: str, seed: int | None = None) -> Bot:
@@ -88,4 +100,15 @@ def bot_names() -> list[str]:
     return sorted(BOTS) + [f"{b}:{lv}" for b, levels in LEVELS.items() for lv in levels]
 
 
-__all__ = ["BOTS", "LEVELS", "Bot", "Budget", "RandomBot", "UNDO", "bot_names", "make_bot"]
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "LEVEL_TIME",
+    "Bot",
+    "Budget",
+    "RandomBot",
+    "UNDO",
+    "bot_names",
+    "make_bot",
+    "thinking_seconds",
+]

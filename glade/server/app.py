@@ -19,6 +19,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from glade.bots import LEVEL_TIME
+
 from .accesslog import AccessLog
 from .accounts import router as accounts_router
 from .config import Settings
@@ -306,7 +308,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             while True:
                 await asyncio.sleep(2.0)
                 if storage.kind == "postgresql":  # several processes may share the games
-                    tables.stalled_bots(5.0 + 3 * settings.bot_seconds)
+                    tables.stalled_bots(5.0 + 3 * settings.bot_seconds * max(LEVEL_TIME.values()))
                 if time.monotonic() - last >= every:
                     last = time.monotonic()
                     tables.evict_idle(settings.room_idle_seconds)

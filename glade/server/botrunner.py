@@ -22,7 +22,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import TYPE_CHECKING, Any
 
 import glade
-from glade.bots import Budget, make_bot
+from glade.bots import Budget, make_bot, thinking_seconds
 
 from .config import Settings
 from .errors import ApiError
@@ -137,14 +137,15 @@ class BotRunner:
     async def _think(self, room: Room, spec: str, seat: int) -> list[dict[str, Any]]:
         loop = asyncio.get_running_loop()
         snapshot = room.state.to_json()
-        args = (snapshot, spec, seat, self.settings.bot_seconds, secrets.randbelow(2**63))
+        seconds = thinking_seconds(spec, self.settings.bot_seconds)
+        args = (snapshot, spec, seat, seconds, secrets.randbelow(2**63))
         try:
             if spec.split(":", 1)[0] in FAST_BOTS:
                 # microseconds of work: a thread, so it never queues behind a thinking bot
                 return await loop.run_in_executor(None, choose_actions, *args)
             found: list[dict[str, Any]] = await asyncio.wait_for(
                 loop.run_in_executor(self.bot_pool(), choose_actions, *args),
-                timeout=10 + 10 * self.settings.bot_seconds,
+                timeout=10 + 10 * seconds,
             )
             return found
         except BrokenProcessPool:

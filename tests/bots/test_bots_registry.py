@@ -174,3 +174,16 @@ def test_the_search_asks_its_adapter_only_what_the_interface_declares() -> None:
         Adapter.__annotations__
     )
     assert used and used <= declared, sorted(used - declared)
+
+
+def test_a_level_s_thinking_time_lets_its_iterations_finish() -> None:
+    from glade.bots import LEVEL_TIME, LEVELS, thinking_seconds
+
+    assert set(LEVEL_TIME) == set(LEVELS["mcts"])
+    assert thinking_seconds("greedy", 1.0) == 1.0
+    assert thinking_seconds("mcts:easy", 1.0) == 1.0
+    assert thinking_seconds("mcts:normal", 1.5) == 3.0
+    assert thinking_seconds("mcts:hard", 1.0) == 8.0
+    # a stronger level never gets less time than a weaker one
+    times = [LEVEL_TIME[level] for level in LEVELS["mcts"]]
+    assert times == sorted(times)
