@@ -213,6 +213,18 @@ class Room:
             found = self._texts[seat] = dumps(self.picture(seat))
         return found
 
+    def prepare_texts(self, seats: set[int | None]) -> None:
+        """Compute the texts of several seats now, their views at once (``Game.views``: the
+        public part is built once for all of them)."""
+        if self._texts_version != self.version:
+            self._texts = {}
+            self._texts_version = self.version
+        missing = [seat for seat in seats if seat not in self._texts]
+        if len(missing) > 1:
+            views = self.state.views(missing)
+            for seat in missing:
+                self._texts[seat] = dumps(self.picture(seat, view=views[seat]))
+
     def forget_texts(self) -> None:
         """Seats changed without a new version (someone joined)."""
         self._texts = {}
@@ -259,10 +271,15 @@ class Room:
         return spent
 
     def picture(
-        self, seat: int | None, state: Game | None = None, version: int | None = None
+        self,
+        seat: int | None,
+        state: Game | None = None,
+        version: int | None = None,
+        view: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """What ``seat`` sees now (GET answer, POST answer and WebSocket push alike); with
-        ``state`` and ``version``: what it saw then (a push of a caught-up action)."""
+        ``state`` and ``version``: what it saw then (a push of a caught-up action); ``view``:
+        ``state.view(seat)`` when it is already built."""
         state = self.state if state is None else state
         over = state.is_over
         return {
@@ -273,7 +290,7 @@ class Room:
             "seat": seat,
             "to_act": list(state.to_act),
             "over": over,
-            "view": state.view(seat),
+            "view": state.view(seat) if view is None else view,
             # a seat a bot took over (timed out, left) has no move of its player's any more
             "legal_actions": []
             if seat is None or self.seats[seat].kind != "human"
@@ -981,6 +998,12 @@ class Tables:
         start = _common_prefix(before, state.log)
         entries = public_entries(state, start, version)
         current = version == room.version and state is room.state
+        seats = {conn.seat for conn in room.sockets}
+        views: dict[int | None, dict[str, Any]] = {}
+        if current:
+            room.prepare_texts(seats)
+        else:
+            views = state.views(seats)
         texts: dict[int | None, str] = {}
         for conn in list(room.sockets):
             text = texts.get(conn.seat)
@@ -988,7 +1011,7 @@ class Tables:
                 picture = (
                     room.text(conn.seat)
                     if current
-                    else dumps(room.picture(conn.seat, state, version))
+                    else dumps(room.picture(conn.seat, state, version, views[conn.seat]))
                 )
                 text = texts[conn.seat] = push_text(picture, version - 1, start, entries)
             conn.offer(text)
