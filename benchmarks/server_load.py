@@ -35,6 +35,7 @@ import httpx
 import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
+JSON = "application/json"
 
 
 class Stats:
@@ -162,8 +163,8 @@ async def _play(
         sent = time.perf_counter()
         async with https[seat].post(
             f"/api/games/{game_id}/actions",
-            json={"action": rng.choice(choices), "version": version},
-            headers={"Authorization": f"Bearer {tokens[seat]}"},
+            data=orjson.dumps({"action": rng.choice(choices), "version": version}),
+            headers={"Authorization": f"Bearer {tokens[seat]}", "Content-Type": JSON},
         ) as r:
             status = r.status
             await r.read()
@@ -228,7 +229,7 @@ def start_servers(
         )
         urls.append(f"http://127.0.0.1:{port}")
     for url in urls:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a loaded machine starts slowly
         while True:
             try:
                 if httpx.get(url + "/api/health", timeout=1).status_code == 200:
