@@ -319,6 +319,8 @@ class Tables:
         self.storage = storage
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        # games being loaded when another process announced a change: caught up once loaded
+        self._missed: set[str] = set()
         self.bots = BotRunner(settings, self.act)
         self.clocks = clocks.ClockKeeper(self)
         # what other processes announce besides versions and seats ("chat", "rematch")
@@ -360,12 +362,15 @@ class Tables:
                 loaded = None if stored is None else self._room_from(stored)
                 if loaded is not None:
                     self.rooms[game_id] = loaded
+                    if game_id in self._missed:  # the read may predate that change
+                        self.refresh(loaded)
                 pending.set_result(loaded)
             except BaseException as exc:
                 pending.set_exception(exc)
                 raise
             finally:
                 del self._loading[game_id]
+                self._missed.discard(game_id)
         found = await asyncio.shield(pending)
         if found is None:
             raise ApiError(404, "there is no game with this id")
@@ -822,6 +827,8 @@ class Tables:
     def _heard(self, game_id: str, what: str) -> None:
         room = self.rooms.get(game_id)
         if room is None:
+            if game_id in self._loading:  # being read now, maybe from before this change
+                self._missed.add(game_id)
             return  # not in memory here: it is read fresh when asked for
         first, _, rest = what.partition(" ")
         if first.isdigit():
