@@ -6,8 +6,11 @@ Starts a real server (``python -m glade.server`` on a fresh SQLite file, or ``--
 ``--url`` points at one already running. Each seat holds a WebSocket; the seat to act picks a random
 legal move from its latest push, POSTs it, and the latency is the time from that POST to the push
 of the new version arriving at another seat of the table. Tables wait ``--think`` seconds (random,
-mean) between moves as people do; a finished game is replaced by a new table. The last line printed
-is one JSON object: actions/s, p50/p99 latency in ms, errors.
+mean) between moves as people do; a finished game is replaced by a new table. ``--clients K`` splits
+the tables over K load processes (each one event loop, one connection pool per server) so that the
+load client is not what limits the rate; their own CPU is measured and reported beside the
+servers'. The last line printed is one JSON object: actions/s, p50/p99 latency in ms, the CPU per
+action of the servers and of the clients, errors.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import socket
@@ -28,14 +32,17 @@ from typing import Any
 
 import aiohttp
 import httpx
+import orjson
 
 ROOT = Path(__file__).resolve().parents[1]
+JSON = "application/json"
 
 
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
         self.measure_from = 0.0  # perf_counter time the measured window opens (after warm-up)
+        self.measure_to = 0.0  # and closes: actions sent in [measure_from, measure_to) count
         self.actions = 0
         self.errors: dict[str, int] = {}
         self.games = 0
@@ -58,7 +65,7 @@ class Seat:
             async for message in self.ws:
                 if message.type != aiohttp.WSMsgType.TEXT:
                     break
-                push = json.loads(message.data)
+                push = orjson.loads(message.data)
                 if "version" not in push:
                     stats.error("unexpected message")
                     continue
@@ -80,7 +87,7 @@ class Seat:
 
 
 async def table(
-    urls: list[str],
+    sessions: list[aiohttp.ClientSession],
     index: int,
     args: argparse.Namespace,
     stats: Stats,
@@ -88,18 +95,10 @@ async def table(
     rng: random.Random,
 ) -> None:
     """Play tables one after another until the time is up. Seat ``i`` of table ``index`` talks
-    to process ``(index + i) % len(urls)`` (so with two processes the seats of one table are on
-    different processes); one HTTP connection pool per process and table."""
-    timeout = aiohttp.ClientTimeout(total=30)
-    sessions = [
-        aiohttp.ClientSession(u, connector=aiohttp.TCPConnector(limit=4), timeout=timeout)
-        for u in urls
-    ]
-    try:
-        await _tables(sessions, index, args, stats, stop, rng)
-    finally:
-        for session in sessions:
-            await session.close()
+    to process ``(index + i) % len(sessions)`` (so with two processes the seats of one table are
+    on different processes). Tables start spread over the first half of the warm-up."""
+    await asyncio.sleep(rng.uniform(0, args.warmup / 2))
+    await _tables(sessions, index, args, stats, stop, rng)
 
 
 async def _tables(
@@ -164,8 +163,8 @@ async def _play(
         sent = time.perf_counter()
         async with https[seat].post(
             f"/api/games/{game_id}/actions",
-            json={"action": rng.choice(choices), "version": version},
-            headers={"Authorization": f"Bearer {tokens[seat]}"},
+            data=orjson.dumps({"action": rng.choice(choices), "version": version}),
+            headers={"Authorization": f"Bearer {tokens[seat]}", "Content-Type": JSON},
         ) as r:
             status = r.status
             await r.read()
@@ -180,7 +179,7 @@ async def _play(
         except TimeoutError:
             stats.error("push timeout")
             return
-        if sent >= stats.measure_from:
+        if stats.measure_from <= sent < stats.measure_to:
             stats.latencies.append(arrived - sent)
             stats.actions += 1
 
@@ -230,7 +229,7 @@ def start_servers(
         )
         urls.append(f"http://127.0.0.1:{port}")
     for url in urls:
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + 90  # a loaded machine starts slowly
         while True:
             try:
                 if httpx.get(url + "/api/health", timeout=1).status_code == 200:
@@ -256,57 +255,144 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / tick
 
 
-async def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dict[str, Any]:
+def cpu_self() -> float:
+    """User + system CPU time of this process so far (every thread)."""
+    t = os.times()
+    return t.user + t.system
+
+
+async def drive(
+    args: argparse.Namespace, urls: list[str], part: int, start: float
+) -> dict[str, Any]:
+    """One load process: the tables ``i`` with ``i % args.clients == part``; ``start`` is the
+    shared perf_counter time (CLOCK_MONOTONIC, the same in every process) the run began."""
     stats = Stats()
-    start = time.perf_counter()
     stats.measure_from = start + args.warmup
-    cpu_before = 0.0
+    stats.measure_to = stop = stats.measure_from + args.seconds
+    cpu = [0.0, 0.0]
 
-    async def open_window() -> None:
-        nonlocal cpu_before
-        await asyncio.sleep(args.warmup)
-        cpu_before = cpu_seconds(pids) if pids else 0.0
+    async def window() -> None:
+        await asyncio.sleep(max(0.0, stats.measure_from - time.perf_counter()))
+        cpu[0] = cpu_self()
+        await asyncio.sleep(max(0.0, stop - time.perf_counter()))
+        cpu[1] = cpu_self()
 
-    window = asyncio.create_task(open_window())
-    stop = start + args.warmup + args.seconds
-    rng = random.Random(args.seed)
-    tasks = [
-        asyncio.create_task(table(urls, i, args, stats, stop, random.Random(rng.random())))
-        for i in range(args.tables)
+    timer = asyncio.create_task(window())
+    timeout = aiohttp.ClientTimeout(total=30)
+    sessions = [
+        aiohttp.ClientSession(u, connector=aiohttp.TCPConnector(limit=0), timeout=timeout)
+        for u in urls
     ]
-    results = await asyncio.gather(*tasks, return_exceptions=True)
-    await window
-    elapsed = time.perf_counter() - stats.measure_from
-    cpu = cpu_seconds(pids) - cpu_before if pids else float("nan")
+    rng = random.Random(args.seed)
+    seeds = [rng.random() for _ in range(args.tables)]
+    try:
+        results = await asyncio.gather(
+            *(
+                table(sessions, i, args, stats, stop, random.Random(seeds[i]))
+                for i in range(part, args.tables, args.clients)
+            ),
+            return_exceptions=True,
+        )
+        await timer
+    finally:
+        for session in sessions:
+            await session.close()
     for res in results:
         if isinstance(res, BaseException):
             stats.error(f"table: {type(res).__name__}: {res}")
-    lat = sorted(stats.latencies)
+    return {
+        "latencies": stats.latencies,
+        "actions": stats.actions,
+        "games": stats.games,
+        "errors": stats.errors,
+        "cpu_s": cpu[1] - cpu[0],
+    }
+
+
+def _drive_in_process(
+    args: argparse.Namespace, urls: list[str], part: int, start: float, out: Any
+) -> None:
+    try:
+        import uvloop
+
+        report = uvloop.run(drive(args, urls, part, start))
+    except ImportError:
+        report = asyncio.run(drive(args, urls, part, start))
+    out.send(report)
+    out.close()
+
+
+def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dict[str, Any]:
+    """``args.clients`` load processes against ``urls``; the servers' CPU (``pids``) is read
+    over the same measured window."""
+    start = time.perf_counter() + 0.5  # the load processes start meanwhile
+    ctx = multiprocessing.get_context("fork")
+    pipes, workers = [], []
+    for part in range(args.clients):
+        here, there = ctx.Pipe(duplex=False)
+        worker = ctx.Process(target=_drive_in_process, args=(args, urls, part, start, there))
+        worker.start()
+        there.close()
+        pipes.append(here)
+        workers.append(worker)
+    opens = start + args.warmup
+    time.sleep(max(0.0, opens - time.perf_counter()))
+    cpu_before = cpu_seconds(pids) if pids else 0.0
+    time.sleep(max(0.0, opens + args.seconds - time.perf_counter()))
+    cpu = cpu_seconds(pids) - cpu_before if pids else float("nan")
+    load = [round(x, 2) for x in os.getloadavg()]
+    reports = []
+    for here, worker in zip(pipes, workers, strict=True):
+        try:
+            reports.append(here.recv())
+        except EOFError:
+            reports.append(
+                {
+                    "latencies": [],
+                    "actions": 0,
+                    "games": 0,
+                    "cpu_s": 0.0,
+                    "errors": {"load process died": 1},
+                }
+            )
+        worker.join()
+    lat = sorted(x for r in reports for x in r["latencies"])
+    actions = sum(r["actions"] for r in reports)
+    errors: dict[str, int] = {}
+    for r in reports:
+        for kind, n in r["errors"].items():
+            errors[kind] = errors.get(kind, 0) + n
+    client_cpu = sum(r["cpu_s"] for r in reports)
 
     def pct(p: float) -> float:
         return round(1000 * lat[min(len(lat) - 1, int(p * len(lat)))], 2) if lat else float("nan")
+
+    def per_action(seconds: float) -> float:
+        return round(1000 * seconds / actions, 3) if actions else float("nan")
 
     return {
         "tables": args.tables,
         "players": args.players,
         "game": args.game,
         "think_s": args.think,
-        "seconds": round(elapsed, 2),
-        "actions": stats.actions,
-        "actions_per_s": round(stats.actions / elapsed, 1),
-        "finished_games": stats.games,
+        "seconds": args.seconds,
+        "actions": actions,
+        "actions_per_s": round(actions / args.seconds, 1),
+        "finished_games": sum(r["games"] for r in reports),
         "latency_ms_p50": pct(0.50),
         "latency_ms_p99": pct(0.99),
         "latency_ms_max": round(1000 * lat[-1], 2) if lat else float("nan"),
         "latency_ms_mean": round(1000 * statistics.fmean(lat), 2) if lat else float("nan"),
         "processes": len(urls),
         "server_cpu_s": round(cpu, 2),
-        "server_cpu_ms_per_action": round(1000 * cpu / stats.actions, 3)
-        if stats.actions
-        else float("nan"),
-        "load_average": [round(x, 2) for x in os.getloadavg()],
-        "errors": sum(stats.errors.values()),
-        "error_kinds": stats.errors,
+        "server_cpu_ms_per_action": per_action(cpu),
+        "server_cpu_cores": round(cpu / args.seconds, 2),
+        "clients": args.clients,
+        "client_cpu_ms_per_action": per_action(client_cpu),
+        "client_cpu_cores": round(client_cpu / args.seconds, 2),
+        "load_average": load,
+        "errors": sum(errors.values()),
+        "error_kinds": errors,
     }
 
 
@@ -329,6 +415,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--processes", type=int, default=1, help="servers on one --db (PostgreSQL for 2 or more)"
     )
+    p.add_argument(
+        "--clients", type=int, default=1, help="load processes the tables are split over"
+    )
     args = p.parse_args(argv)
     procs: list[subprocess.Popen[bytes]] = []
     if args.url is None:
@@ -336,12 +425,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         urls = args.url.split(",")
     try:
-        try:
-            import uvloop
-
-            report = uvloop.run(run(args, urls, [p.pid for p in procs]))
-        except ImportError:
-            report = asyncio.run(run(args, urls, [p.pid for p in procs]))
+        report = run(args, urls, [p.pid for p in procs])
     finally:
         for proc in procs:
             proc.terminate()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Iterable
 from typing import Any, ClassVar, TypeVar
 
 from .actions import Action
@@ -87,6 +88,12 @@ class Game(ABC):
     @abstractmethod
     def view(self, seat: int | None) -> dict[str, Any]:
         """JSON-safe dict of what ``seat`` may see (None: a spectator); starts with ``view_header``."""
+
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """``{seat: self.view(seat)}`` for each of ``seats`` (a server pushing one change to
+        every seat); a game whose views share a public part may build it once for all of them.
+        The views may share nested values: read them, do not change them."""
+        return {seat: self.view(seat) for seat in seats}
 
     def view_header(self, seat: int | None) -> dict[str, Any]:
         """The fields every game's view begins with, named the same way in both games."""

@@ -760,6 +760,32 @@ class HarmoniesGame(Game):
             out["solo_suns"] = parts
         return out
 
+    def views(self, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+        """As :meth:`view` for each seat, equal to it key for key and in the same key order;
+        the public part (all but ``seat``, ``can_undo`` and the seat's spirit offer) is built
+        once, as the spectator's view."""
+        wanted = list(dict.fromkeys(seats))
+        if len(wanted) < 2:
+            return super().views(wanted)
+        public = self.view(None)
+        out: dict[int | None, dict[str, Any]] = {}
+        for seat in wanted:
+            if seat is None:
+                out[seat] = public
+                continue
+            self._check_seat(seat)
+            mine = dict(public)
+            mine["seat"] = seat
+            mine["can_undo"] = not self.over and self.can_undo(seat)
+            offer = self.boards[seat].offer
+            if offer:  # after the shared fields, before the solo suns (as view writes them)
+                suns = mine.pop("solo_suns", None)
+                mine["spirit_offer"] = [CARDS[c].id for c in offer]
+                if suns is not None:
+                    mine["solo_suns"] = suns
+            out[seat] = mine
+        return out
+
     def _trigger_json(self) -> dict[str, Any] | None:
         """Who triggered the end of the game and why, for the "last round" line and end screen."""
         if self.trigger is None:

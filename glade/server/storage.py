@@ -635,7 +635,11 @@ class Storage:
                 )
             )
         statements += extra
-        statements += self._announce(game_id, str(version))
+        # the action rides along (``<version> <seat> <action>``) so that the other processes
+        # need not read it back; NOTIFY payloads stop at 8000 bytes: a longer one says only
+        # the version and is read back
+        told = f"{version} {seat} {action}"
+        statements += self._announce(game_id, told if len(told) < 7000 else str(version))
         return self.write(statements)
 
     def _announce(self, game_id: str, what: str) -> list[Statement]:

@@ -30,6 +30,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import orjson
+
 import glade
 from glade.bots import make_bot
 from glade.core import Action, BadInput, Game, IllegalAction
@@ -164,10 +166,19 @@ def public_entries(state: Game, start: int, version: int) -> list[dict[str, Any]
     return out
 
 
+def dumps(value: Any) -> str:
+    """JSON text of a picture, a push or a snapshot (orjson: a fraction of ``json.dumps``'s
+    CPU; the standard encoder for anything orjson does not take, e.g. an integer past 64 bits)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return json.dumps(value)
+
+
 def push_text(picture: str, base: int, start: int, entries: list[dict[str, Any]]) -> str:
     """A state push: the picture's JSON text with the push's type and its log delta in front."""
-    head = json.dumps({"type": "state", "log_base": base, "log_from": start, "log": entries})
-    return f"{head[:-1]}, {picture[1:]}"
+    head = dumps({"type": "state", "log_base": base, "log_from": start, "log": entries})
+    return f"{head[:-1]},{picture[1:]}"
 
 
 @dataclass
@@ -199,8 +210,20 @@ class Room:
             self._texts_version = self.version
         found = self._texts.get(seat)
         if found is None:
-            found = self._texts[seat] = json.dumps(self.picture(seat))
+            found = self._texts[seat] = dumps(self.picture(seat))
         return found
+
+    def prepare_texts(self, seats: set[int | None]) -> None:
+        """Compute the texts of several seats now, their views at once (``Game.views``: the
+        public part is built once for all of them)."""
+        if self._texts_version != self.version:
+            self._texts = {}
+            self._texts_version = self.version
+        missing = [seat for seat in seats if seat not in self._texts]
+        if len(missing) > 1:
+            views = self.state.views(missing)
+            for seat in missing:
+                self._texts[seat] = dumps(self.picture(seat, view=views[seat]))
 
     def forget_texts(self) -> None:
         """Seats changed without a new version (someone joined)."""
@@ -248,10 +271,15 @@ class Room:
         return spent
 
     def picture(
-        self, seat: int | None, state: Game | None = None, version: int | None = None
+        self,
+        seat: int | None,
+        state: Game | None = None,
+        version: int | None = None,
+        view: dict[str, Any] | None = None,
     ) -> dict[str, Any]:
         """What ``seat`` sees now (GET answer, POST answer and WebSocket push alike); with
-        ``state`` and ``version``: what it saw then (a push of a caught-up action)."""
+        ``state`` and ``version``: what it saw then (a push of a caught-up action); ``view``:
+        ``state.view(seat)`` when it is already built."""
         state = self.state if state is None else state
         over = state.is_over
         return {
@@ -262,7 +290,7 @@ class Room:
             "seat": seat,
             "to_act": list(state.to_act),
             "over": over,
-            "view": state.view(seat),
+            "view": state.view(seat) if view is None else view,
             # a seat a bot took over (timed out, left) has no move of its player's any more
             "legal_actions": []
             if seat is None or self.seats[seat].kind != "human"
@@ -291,6 +319,8 @@ class Tables:
         self.storage = storage
         self.rooms: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
+        # games being loaded when another process announced a change: caught up once loaded
+        self._missed: set[str] = set()
         self.bots = BotRunner(settings, self.act)
         self.clocks = clocks.ClockKeeper(self)
         # what other processes announce besides versions and seats ("chat", "rematch")
@@ -332,12 +362,15 @@ class Tables:
                 loaded = None if stored is None else self._room_from(stored)
                 if loaded is not None:
                     self.rooms[game_id] = loaded
+                    if game_id in self._missed:  # the read may predate that change
+                        self.refresh(loaded)
                 pending.set_result(loaded)
             except BaseException as exc:
                 pending.set_exception(exc)
                 raise
             finally:
                 del self._loading[game_id]
+                self._missed.discard(game_id)
         found = await asyncio.shield(pending)
         if found is None:
             raise ApiError(404, "there is no game with this id")
@@ -737,7 +770,7 @@ class Tables:
             new_version = room.version + 1
             over = after.is_over
             snapshot = (
-                json.dumps(after.to_json())
+                dumps(after.to_json())
                 if over or new_version % self.settings.snapshot_every == 0
                 else None
             )
@@ -794,14 +827,45 @@ class Tables:
     def _heard(self, game_id: str, what: str) -> None:
         room = self.rooms.get(game_id)
         if room is None:
+            if game_id in self._loading:  # being read now, maybe from before this change
+                self._missed.add(game_id)
             return  # not in memory here: it is read fresh when asked for
-        if what.isdigit() and int(what) <= room.version:
-            return  # this process stored it (or already caught up)
-        hook = self.heard_hooks.get(what.partition(" ")[0])
+        first, _, rest = what.partition(" ")
+        if first.isdigit():
+            version = int(first)
+            if version <= room.version:
+                return  # this process stored it (or already caught up)
+            if rest and self._heard_action(room, version, rest):
+                return
+        hook = self.heard_hooks.get(first)
         if hook is not None:
             hook(room, what)
             return
         self.refresh(room)
+
+    def _heard_action(self, room: Room, version: int, told: str) -> bool:
+        """Apply the action another process stored as ``version`` from its announcement
+        (``<seat> <action JSON>``) and push it, with no read of storage; False (the table then
+        catches up from storage): it is not the next version, the table is busy (acting,
+        catching up), or it has a clock (its clocks are read with the action)."""
+        busy = room.lock.locked() or (
+            room.refresh_task is not None and not room.refresh_task.done()
+        )
+        if version != room.version + 1 or busy or room.clock is not None:
+            return False
+        seat_text, _, action_text = told.partition(" ")
+        try:
+            seat, action = int(seat_text), json.loads(action_text)
+            after = room.state.copy()
+            after.apply(seat, action)
+        except Exception:  # noqa: BLE001 - storage holds the truth: read it from there
+            log.exception("could not apply the announced version %d of game %s", version, room.id)
+            return False
+        before = room.state.log
+        room.state, room.version = after, version
+        room.changed = time.monotonic()
+        self._push_action(room, after, version, before)
+        return True
 
     def _heard_all(self) -> None:
         for room in list(self.rooms.values()):
@@ -941,6 +1005,12 @@ class Tables:
         start = _common_prefix(before, state.log)
         entries = public_entries(state, start, version)
         current = version == room.version and state is room.state
+        seats = {conn.seat for conn in room.sockets}
+        views: dict[int | None, dict[str, Any]] = {}
+        if current:
+            room.prepare_texts(seats)
+        else:
+            views = state.views(seats)
         texts: dict[int | None, str] = {}
         for conn in list(room.sockets):
             text = texts.get(conn.seat)
@@ -948,7 +1018,7 @@ class Tables:
                 picture = (
                     room.text(conn.seat)
                     if current
-                    else json.dumps(room.picture(conn.seat, state, version))
+                    else dumps(room.picture(conn.seat, state, version, views[conn.seat]))
                 )
                 text = texts[conn.seat] = push_text(picture, version - 1, start, entries)
             conn.offer(text)

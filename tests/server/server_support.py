@@ -64,14 +64,19 @@ def drop_pg_database(base: str, name: str) -> None:
         conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
-@pytest.fixture(scope="session")
-def pg_url() -> Iterator[str]:
+def _pg_database() -> Iterator[str]:
+    """A fresh database on the test PostgreSQL while the fixture lives (skips without one)."""
     base = _pg_base()
     if base is None:
         pytest.skip("GLADE_TEST_PG is not set (make test sets it and starts PostgreSQL)")
     url, name = fresh_pg_database(base)
     yield url
     drop_pg_database(base, name)
+
+
+@pytest.fixture(scope="session")
+def pg_url() -> Iterator[str]:
+    yield from _pg_database()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
@@ -300,3 +305,50 @@ def sleepy_hint(
     2 s + 2 × budget), in the server's hint workers."""
     time.sleep(3.0 if seconds < 0.5 else 1.5)
     return [{"actions": [], "score": None, "win": None}]
+
+
+@pytest.fixture
+def cluster_db() -> Iterator[str]:
+    """A fresh PostgreSQL database for tests of several real server processes."""
+    yield from _pg_database()
+
+
+def server_pair(db: str, *flags: str) -> tuple[ServerProcess, ServerProcess]:
+    """Two server processes on one database, both started (the caller stops them)."""
+    a, b = ServerProcess(db, *flags), ServerProcess(db, *flags)
+    a.start()
+    b.start()
+    return a, b
+
+
+class SocketLoop:
+    """An event loop on a thread of its own, for WebSockets a test watches while it goes on;
+    ``close`` cancels whatever runs there and ends the loop."""
+
+    def __init__(self) -> None:
+        import asyncio
+        import threading
+
+        self.loop = asyncio.new_event_loop()
+        self.lock = threading.Lock()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+
+    def spawn(self, coro: Any) -> Any:
+        import asyncio
+
+        return asyncio.run_coroutine_threadsafe(coro, self.loop)
+
+    def close(self) -> None:
+        import asyncio
+
+        async def cancel_all() -> None:
+            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+        self.spawn(cancel_all()).result(10)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(5)
+        self.loop.close()

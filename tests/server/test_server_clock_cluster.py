@@ -2,41 +2,24 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import threading
 import time
 from collections import Counter
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 import websockets
-from server_support import ServerProcess, bearer, drop_pg_database, fresh_pg_database
+from server_support import SocketLoop, bearer, cluster_db, server_pair
+
+__all__ = ["cluster_db"]  # the fixture, used by name
 
 
-@pytest.fixture
-def cluster_db() -> Iterator[str]:
-    import os
-
-    base = os.environ.get("GLADE_TEST_PG")
-    if not base:
-        pytest.skip("GLADE_TEST_PG is not set (make test sets it and starts PostgreSQL)")
-    url, name = fresh_pg_database(base)
-    yield url
-    drop_pg_database(base, name)
-
-
-class Messages:
+class Messages(SocketLoop):
     """WebSockets on a background loop, keeping every non-state message each one is sent."""
 
     def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.lock = threading.Lock()
+        super().__init__()
         self.seen: dict[str, list[dict[str, Any]]] = {}
 
     def watch(self, name: str, url: str) -> None:
@@ -54,7 +37,7 @@ class Messages:
             except (OSError, websockets.ConnectionClosed):
                 pass
 
-        asyncio.run_coroutine_threadsafe(run(), self.loop)
+        self.spawn(run())
 
     def wait(self, name: str, kind: str, seconds: float = 15.0) -> dict[str, Any]:
         deadline = time.monotonic() + seconds
@@ -66,25 +49,11 @@ class Messages:
             time.sleep(0.02)
         raise AssertionError(f"{name} was never sent a {kind!r} message")
 
-    def close(self) -> None:
-        async def cancel_all() -> None:
-            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-
-        asyncio.run_coroutine_threadsafe(cancel_all(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
-
 
 def test_each_timeout_runs_once_across_two_processes(cluster_db: str) -> None:
     flags = ("--access-log", "off", "--log-level", "info", "--clock-min-seconds", "0.5")
     flags += ("--clock-poll-seconds", "0.05")
-    a = ServerProcess(cluster_db, *flags)
-    b = ServerProcess(cluster_db, *flags)
-    a.start()
-    b.start()
+    a, b = server_pair(cluster_db, *flags)
     messages = Messages()
     games: list[tuple[str, list[str]]] = []
     try:

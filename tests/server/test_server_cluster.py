@@ -2,52 +2,35 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
 import threading
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 import websockets
 from server_support import (
-    ServerProcess,
+    SocketLoop,
     bearer,
     busy_pick,
-    drop_pg_database,
-    fresh_pg_database,
+    cluster_db,
     replay_history,
+    server_pair,
 )
 
 from glade.server.storage import Storage
 
-
-@pytest.fixture
-def cluster_db() -> Iterator[str]:
-    import os
-
-    base = os.environ.get("GLADE_TEST_PG")
-    if not base:
-        pytest.skip("GLADE_TEST_PG is not set (make test sets it and starts PostgreSQL)")
-    url, name = fresh_pg_database(base)
-    yield url
-    drop_pg_database(base, name)
+__all__ = ["cluster_db"]  # the fixture, used by name
 
 
-class Pushes:
+class Pushes(SocketLoop):
     """WebSockets of several seats on their processes, on one background loop: which versions
     each socket was pushed."""
 
     def __init__(self) -> None:
-        self.loop = asyncio.new_event_loop()
+        super().__init__()
         self.seen: dict[tuple[str, int], set[int]] = {}
-        self.lock = threading.Lock()
-        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
-        self.thread.start()
-        self.tasks: list[Any] = []
 
     def watch(self, url: str, game_id: str, seat: int, token: str) -> None:
         key = (game_id, seat)
@@ -65,7 +48,7 @@ class Pushes:
             except (OSError, websockets.ConnectionClosed):
                 pass
 
-        self.tasks.append(asyncio.run_coroutine_threadsafe(run(), self.loop))
+        self.spawn(run())
 
     def wait(self, game_id: str, seat: int, version: int, seconds: float = 15.0) -> bool:
         deadline = time.monotonic() + seconds
@@ -76,18 +59,6 @@ class Pushes:
             time.sleep(0.01)
         return False
 
-    def close(self) -> None:
-        async def cancel_all() -> None:
-            tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-
-        asyncio.run_coroutine_threadsafe(cancel_all(), self.loop).result(10)
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self.thread.join(5)
-        self.loop.close()
-
 
 def _create(h: httpx.Client, game: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
     r = h.post("/api/games", json={"game": game, "seats": seats})
@@ -97,10 +68,7 @@ def _create(h: httpx.Client, game: str, seats: list[dict[str, Any]]) -> dict[str
 
 
 def test_two_processes_share_every_game_and_survive_a_sigkill(cluster_db: str) -> None:
-    a = ServerProcess(cluster_db, "--access-log", "off")
-    b = ServerProcess(cluster_db, "--access-log", "off")
-    a.start()
-    b.start()
+    a, b = server_pair(cluster_db, "--access-log", "off")
     pushes = Pushes()
     rng = random.Random(16)
     try:
@@ -187,10 +155,7 @@ def test_two_processes_share_every_game_and_survive_a_sigkill(cluster_db: str) -
 
 
 def test_two_processes_racing_on_one_version_give_one_winner(cluster_db: str) -> None:
-    a = ServerProcess(cluster_db, "--access-log", "off")
-    b = ServerProcess(cluster_db, "--access-log", "off")
-    a.start()
-    b.start()
+    a, b = server_pair(cluster_db, "--access-log", "off")
     try:
         with (
             httpx.Client(base_url=a.url, timeout=20) as ha,

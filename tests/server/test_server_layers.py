@@ -145,3 +145,61 @@ def test_sql_lives_only_in_storage() -> None:
             continue
         assert not sql.search(path.read_text("utf-8")), f"SQL in {path.name}"
     assert "_offered" not in (SERVER / "tables.py").read_text("utf-8")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_an_action_answers_alike_through_the_fast_path_and_the_full_route(
+    client: TestClient, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``POST …/actions`` with a plain JSON body skips FastAPI's routing and model
+    (``app._fast_action``); the same body sent as another JSON type takes the full route. Every
+    answer, refusals and the move itself, is the same both ways."""
+    import json
+
+    from glade.server import app as app_module
+
+    fast: list[bool] = []
+    real = app_module._fast_action
+
+    async def spy(*args: Any) -> bool:
+        taken = await real(*args)
+        fast.append(taken)
+        return taken
+
+    monkeypatch.setattr(app_module, "_fast_action", spy)
+
+    def post(url: str, body: dict[str, Any], token: str | None, plain: bool) -> tuple[int, Any]:
+        headers = bearer(token)
+        if plain:
+            r = client.post(url, json=body, headers=headers)
+        else:  # a "+json" type: FastAPI reads it as JSON, through the route
+            headers["Content-Type"] = "application/x-glade+json"
+            r = client.post(url, content=json.dumps(body).encode(), headers=headers)
+        return r.status_code, r.json()
+
+    answers: dict[bool, list[tuple[int, Any]]] = {True: [], False: []}
+    for plain in (True, False):
+        game_id, tokens = new_table(client, game)
+        url = f"/api/games/{game_id}/actions"
+        seat = until_one_seat_acts(client, game_id, tokens, random.Random(1))
+        mine = client.get(f"/api/games/{game_id}", headers=bearer(tokens[seat])).json()
+        v = mine["version"]
+        action = [a for a in mine["legal_actions"] if a["type"] != "undo"][0]
+        fast.clear()
+        got = answers[plain]
+        for body, token in (
+            ({"action": action, "version": v + 5}, tokens[seat]),  # stale: 409
+            ({"action": action, "version": v}, tokens[1 - seat]),  # not its turn: 403
+            ({"action": action, "version": v}, None),  # a spectator: 403
+            ({"action": action, "version": v}, "not-a-token"),  # no seat: 403
+            ({"action": {"type": action["type"], "bogus": 1}, "version": v}, tokens[seat]),
+        ):
+            got.append(post(url, body, token, plain))
+        status, after = post(url, {"action": action, "version": v}, tokens[seat], plain)
+        assert status == 200 and after["version"] == v + 1, (plain, got, after)
+        assert after == client.get(f"/api/games/{game_id}", headers=bearer(tokens[seat])).json()
+        got.append((status, {k: after[k] for k in ("version", "seat", "to_act", "over")}))
+        assert fast == [plain] * 6  # the plain form took the fast path, the other did not
+    assert [s for s, _ in answers[True]] == [409, 403, 403, 403, 422, 200]
+    assert answers[True][1:] == answers[False][1:]  # the same sentences and codes
+    assert answers[True][0][0] == answers[False][0][0] == 409
