@@ -309,6 +309,80 @@ def test_a_bot_profile_lists_its_rated_games(client: TestClient) -> None:  # noq
     assert prof["ratings"][GAME]["games"] >= 1
 
 
+def test_a_four_player_game_moves_ratings_as_openskill_computes(client: TestClient) -> None:  # noqa: F811
+    """A free-for-all of two accounts and two bot levels: one Plackett-Luce update of all four."""
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    seats = [{"kind": "human", "name": ann.name}, {"kind": "human"}]
+    seats += [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]
+    board = {e["identity"]: e for e in client.get(f"/api/ratings/{GAME}").json()["entries"]}
+    before = [(25.0, 25.0 / 3), (25.0, 25.0 / 3)]
+    before += [(board[b]["mu"], board[b]["sigma"]) for b in ("bot:random", "bot:greedy")]
+    gid, tokens = ann.create(seats)
+    tokens = [ann.claim(gid, tokens[0]), bob.claim(gid, tokens[1]), None, None]
+    play_random(client, gid, tokens, random.Random(10))
+    wait_rated(client, gid, f"user:{bob.id}", 1)
+    final = client.get(f"/api/games/{gid}").json()["result"]
+    places = ranks_of(final["scores"], final["winners"])
+    model = PlackettLuce()
+    expected = model.rate(
+        [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in before],
+        ranks=[float(p) for p in places],
+    )
+    changes = client.get(f"/api/games/{gid}/ratings").json()["seats"]
+    for seat, (want,) in enumerate(expected):
+        assert changes[seat]["change"]["after"] == pytest.approx(want.ordinal(), abs=1e-6)
+    after = {e["identity"]: e for e in client.get(f"/api/ratings/{GAME}").json()["entries"]}
+    assert after[f"user:{ann.id}"]["mu"] == pytest.approx(expected[0][0].mu, abs=1e-6)
+    assert after[f"user:{bob.id}"]["sigma"] == pytest.approx(expected[1][0].sigma, abs=1e-6)
+
+
+def test_a_rated_game_whose_clock_runs_out_goes_on_and_rates_that_player_last(
+    db_url: str,  # noqa: F811
+) -> None:
+    """Ann's real-time clock runs out: the takeover bot plays her seat to the end, and she is
+    rated last (and the game is rated at all: the takeover bot's level sits at the table too)."""
+    settings = make_settings(db_url, clock_min_seconds=1, clock_poll_seconds=0.1)
+    with TestClient(create_app(settings)) as c:
+        ann = Player(c, "Ann")
+        board = {e["identity"]: e for e in c.get(f"/api/ratings/{GAME}").json()["entries"]}
+        r = ann.browser.post(
+            "/api/games",
+            json={
+                "game": GAME,
+                "rated": True,
+                "seats": [{"kind": "human", "name": ann.name}, {"kind": "bot", "bot": "greedy"}],
+                "clock": {"kind": "realtime", "base": 1, "increment": 0},
+            },
+            headers={"X-CSRF-Token": ann.csrf},
+        )
+        assert r.status_code == 201, r.text
+        gid = r.json()["id"]
+        token = ann.claim(gid, r.json()["seats"][0]["token"])
+        for _ in range(1200):  # nobody plays Ann's seat but the bot, to the end
+            if c.get(f"/api/games/{gid}").json()["over"]:
+                break
+            time.sleep(0.05)
+        got = wait_rated(c, gid, f"user:{ann.id}", 1)
+        state = c.get(f"/api/games/{gid}").json()
+        assert state["over"] and state["seats"][0]["status"] == "timed out"
+        r = c.post(
+            f"/api/games/{gid}/actions",
+            json={"action": {"type": "end_turn"}, "version": state["version"]},
+            headers=bearer(token),
+        )
+        assert r.status_code in (403, 409) and r.json()["error"]
+        model = PlackettLuce()
+        bot = board["bot:greedy"]
+        expected = model.rate(
+            [[model.rating()], [model.rating(mu=bot["mu"], sigma=bot["sigma"])]],
+            ranks=[2.0, 1.0],
+        )
+        assert got["mu"] == pytest.approx(expected[0][0].mu, abs=1e-6)
+        prof = c.get(f"/api/profiles/{ann.name}").json()
+        assert prof["history"][0]["place"] == 2
+        assert prof["games"][0]["seats"][0]["status"] == "timed out"
+
+
 def _leave(c: TestClient, gid: str, token: str) -> None:
     r = c.post(f"/api/games/{gid}/leave", headers=bearer(token))
     assert r.status_code == 200, r.text

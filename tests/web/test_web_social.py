@@ -4,43 +4,21 @@ spectators, mutable) and a rematch offered and accepted with one click each."""
 from __future__ import annotations
 
 import random
-import subprocess
 from collections.abc import Iterator
-from pathlib import Path
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page
-from web_support import new_page, shot
+from web_support import Server, new_page, shot
 
-from tests.live_server import free_port, start_server
 from tests.server.server_support import play_random
 
 
-class ClockServer:
-    """``python -m glade.server`` whose clocks may be short (and are looked at often)."""
-
-    def __init__(self, db_path: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        args = ["--db", f"sqlite:///{db_path}", "--bot-seconds", "0.05"]
-        args += ["--messages-per-second", "1000", "--max-games-per-client", "1000"]
-        args += ["--clock-min-seconds", "1", "--clock-poll-seconds", "0.2"]
-        self.proc = start_server(self.port, args)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-
-
 @pytest.fixture(scope="module")
-def clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClockServer]:
-    srv = ClockServer(tmp_path_factory.mktemp("social") / "glade.sqlite3")
+def clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose clocks may be short (and are looked at often)."""
+    db = tmp_path_factory.mktemp("social") / "glade.sqlite3"
+    srv = Server(db, "--clock-min-seconds", "1", "--clock-poll-seconds", "0.2")
     yield srv
     srv.stop()
 
@@ -52,7 +30,7 @@ def _open(page: Page, base: str, game_id: str, token: str | None) -> None:
     page.wait_for_selector("[data-testid=social]")
 
 
-def test_clock_chat_and_rematch(clock_server: ClockServer, browser: Browser) -> None:
+def test_clock_chat_and_rematch(clock_server: Server, browser: Browser) -> None:
     base = clock_server.url
     r = httpx.post(
         f"{base}/api/games",
@@ -177,7 +155,7 @@ def test_clock_chat_and_rematch(clock_server: ClockServer, browser: Browser) -> 
         ctx_s.close()
 
 
-def test_lobby_creates_a_table_with_a_clock(clock_server: ClockServer, browser: Browser) -> None:
+def test_lobby_creates_a_table_with_a_clock(clock_server: Server, browser: Browser) -> None:
     context, page, watch = new_page(browser)
     try:
         page.goto(clock_server.url + "/#/")
