@@ -8,7 +8,7 @@ from collections.abc import Iterator
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, expect
 from web_support import Server, new_page, shot
 
 from tests.server.server_support import play_random
@@ -184,6 +184,83 @@ def test_lobby_creates_a_table_with_a_clock(clock_server: Server, browser: Brows
         assert [s["status"] for s in state["seats"]] == ["left", None]
         assert "left" in page.locator("[data-testid=clocks] li").first.inner_text()
         shot(page, "social-correspondence-left.png", full_page=False)
+        assert watch.errors == []
+    finally:
+        context.close()
+
+
+def test_chat_too_fast_says_so_and_sends_nothing(clock_server: Server, browser: Browser) -> None:
+    """The chat's per-client limit: past it the page shows the server's sentence, keeps what was
+    typed, and nobody sees the refused message."""
+    r = httpx.post(
+        f"{clock_server.url}/api/games",
+        json={
+            "game": "harmonies",
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
+        },
+    )
+    assert r.status_code == 201, r.text
+    game_id = r.json()["id"]
+    token = r.json()["seats"][0]["token"]
+    context, page, watch = new_page(browser)
+    try:
+        _open(page, clock_server.url, game_id, token)
+        box = page.locator("[data-testid=chat-input]")
+        refused = None
+        for i in range(12):  # 5 at once (fewer if this address chatted a moment ago), then 0.5/s
+            box.fill(f"line {i}")
+            box.press("Enter")
+            page.wait_for_function(
+                "() => !document.querySelector('#toast').hidden ||"
+                " document.querySelector('[data-testid=chat-input]').value === ''"
+            )
+            if page.locator("#toast").is_visible():
+                refused = i
+                break
+        assert refused is not None, "twelve messages at once were all accepted"
+        expect(page.locator("#toast")).to_contain_text("too fast")
+        expect(box).to_have_value(f"line {refused}")  # kept, to send again later
+        stored = httpx.get(f"{clock_server.url}/api/games/{game_id}/chat").json()["messages"]
+        assert [m["text"] for m in stored] == [f"line {i}" for i in range(refused)]
+        expect(page.locator("[data-testid=chat-log] li")).to_have_count(refused)
+        assert watch.errors == []
+    finally:
+        context.close()
+
+
+def test_a_clock_running_out_hands_the_seat_to_a_bot_on_the_page(
+    clock_server: Server, browser: Browser
+) -> None:
+    """A 2-second real-time clock runs out on the page: the seat says so, a bot plays it and the
+    game goes on (the table's version moves on without anyone clicking)."""
+    r = httpx.post(
+        f"{clock_server.url}/api/games",
+        json={
+            "game": "harmonies",
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
+            "clock": {"kind": "realtime", "base": 2, "increment": 0},
+        },
+    )
+    assert r.status_code == 201, r.text
+    game_id = r.json()["id"]
+    tokens = [s["token"] for s in r.json()["seats"]]
+    context, page, watch = new_page(browser)
+    try:
+        _open(page, clock_server.url, game_id, tokens[0])
+        status = page.locator("[data-testid=clocks] [data-testid=seat-status]").first
+        expect(status).to_have_text("time ran out: a bot plays", timeout=20000)
+        seats = httpx.get(f"{clock_server.url}/api/games/{game_id}").json()["seats"]
+        out = [i for i, s in enumerate(seats) if s["status"] == "timed out"]
+        assert out and all(seats[i]["kind"] == "bot" for i in out)
+        for i in out:  # the seat to act first ran out; its pill says so and has no clock now
+            expect(page.locator(f"[data-testid=clocks] li[data-seat='{i}']")).to_contain_text(
+                "time ran out"
+            )
+            expect(page.locator(f"[data-testid=clock-{i}]")).to_have_count(0)
+        page.wait_for_function(
+            "() => Number(document.querySelector('[data-testid=table]').dataset.version) > 0",
+            timeout=30000,
+        )
         assert watch.errors == []
     finally:
         context.close()
