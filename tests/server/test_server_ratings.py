@@ -315,12 +315,20 @@ def test_a_four_player_game_moves_ratings_as_openskill_computes(client: TestClie
     seats = [{"kind": "human", "name": ann.name}, {"kind": "human"}]
     seats += [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]
     board = {e["identity"]: e for e in client.get(f"/api/ratings/{GAME}").json()["entries"]}
-    before = [(25.0, 25.0 / 3), (25.0, 25.0 / 3)]
-    before += [(board[b]["mu"], board[b]["sigma"]) for b in ("bot:random", "bot:greedy")]
     gid, tokens = ann.create(seats)
     tokens = [ann.claim(gid, tokens[0]), bob.claim(gid, tokens[1]), None, None]
     play_random(client, gid, tokens, random.Random(10))
     wait_rated(client, gid, f"user:{bob.id}", 1)
+    before = [(25.0, 25.0 / 3), (25.0, 25.0 / 3)]
+    for bot in ("bot:random", "bot:greedy"):  # where each level stood (the board rounds to 1e-6)
+        h = next(
+            h for h in client.get(f"/api/profiles/{bot}").json()["history"] if h["game_id"] == gid
+        )
+        assert (h["mu_before"], h["sigma_before"]) == (
+            pytest.approx(board[bot]["mu"], abs=1e-6),
+            pytest.approx(board[bot]["sigma"], abs=1e-6),
+        )
+        before.append((h["mu_before"], h["sigma_before"]))
     final = client.get(f"/api/games/{gid}").json()["result"]
     places = ranks_of(final["scores"], final["winners"])
     model = PlackettLuce()

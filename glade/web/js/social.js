@@ -241,8 +241,8 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
   function renderBadge() {
     const badge = root.querySelector("[data-rated-badge]");
     if (!badge) return;
-    badge.hidden = !stake;
-    if (!stake) return;
+    badge.hidden = !stake || seatsOf().length < 2; // a solo game is never rated: no word needed
+    if (badge.hidden) return;
     badge.dataset.testid = "rated-badge";
     badge.dataset.rated = String(stake.rated);
     badge.className = `rated-badge ${stake.rated ? "rated" : "unrated"}`;
