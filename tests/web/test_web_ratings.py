@@ -298,6 +298,10 @@ def test_rated_tables_profiles_and_leaderboard_in_every_language(
             expect(page.locator("[data-testid=seat-rating-1]")).to_be_visible()
             assert (badge.bounding_box() or {"x": -1})["x"] >= 0  # in the window
             shot(page, f"rated-table-{game}-{tag}.png", full_page=False)
+        page.goto(f"{srv.url}/#/watch/{rated_server.games[0]}")  # ended: each seat's change
+        page.locator("[data-close-end]").click()
+        expect(page.locator("[data-testid=seat-rating-0]")).to_contain_text("(")
+        shot(page, f"rated-table-finished-harmonies-{tag}.png", full_page=False)
         page.goto(f"{srv.url}/#/watch/{rated_server.tables['harmonies']['unrated']}")
         expect(page.locator("[data-testid=rated-badge]")).to_have_text(words["rating.badgeUnrated"])
         shot(page, f"unrated-table-harmonies-{tag}.png", full_page=False)
