@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
@@ -30,19 +31,22 @@ def _open(page: Page, base: str, game_id: str, token: str | None) -> None:
     page.wait_for_selector("[data-testid=social]")
 
 
+def _ann_and_bo(base: str, clock: dict[str, Any] | None = None) -> tuple[str, list[str]]:
+    """A Harmonies table of Ann and Bo (with ``clock``): its id and invite tokens."""
+    body: dict[str, Any] = {
+        "game": "harmonies",
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
+    }
+    if clock is not None:
+        body["clock"] = clock
+    r = httpx.post(f"{base}/api/games", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()["id"], [s["token"] for s in r.json()["seats"]]
+
+
 def test_clock_chat_and_rematch(clock_server: Server, browser: Browser) -> None:
     base = clock_server.url
-    r = httpx.post(
-        f"{base}/api/games",
-        json={
-            "game": "harmonies",
-            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
-            "clock": {"kind": "realtime", "base": 300, "increment": 20},
-        },
-    )
-    assert r.status_code == 201, r.text
-    game_id = r.json()["id"]
-    tokens = [s["token"] for s in r.json()["seats"]]
+    game_id, tokens = _ann_and_bo(base, {"kind": "realtime", "base": 300, "increment": 20})
     ctx_a, ann, watch_a = new_page(browser)
     ctx_b, bo, watch_b = new_page(browser)
     ctx_s, spectator, watch_s = new_page(browser)
@@ -192,19 +196,10 @@ def test_lobby_creates_a_table_with_a_clock(clock_server: Server, browser: Brows
 def test_chat_too_fast_says_so_and_sends_nothing(clock_server: Server, browser: Browser) -> None:
     """The chat's per-client limit: past it the page shows the server's sentence, keeps what was
     typed, and nobody sees the refused message."""
-    r = httpx.post(
-        f"{clock_server.url}/api/games",
-        json={
-            "game": "harmonies",
-            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
-        },
-    )
-    assert r.status_code == 201, r.text
-    game_id = r.json()["id"]
-    token = r.json()["seats"][0]["token"]
+    game_id, tokens = _ann_and_bo(clock_server.url)
     context, page, watch = new_page(browser)
     try:
-        _open(page, clock_server.url, game_id, token)
+        _open(page, clock_server.url, game_id, tokens[0])
         box = page.locator("[data-testid=chat-input]")
         refused = None
         for i in range(12):  # 5 at once (fewer if this address chatted a moment ago), then 0.5/s
@@ -233,17 +228,7 @@ def test_a_clock_running_out_hands_the_seat_to_a_bot_on_the_page(
 ) -> None:
     """A 2-second real-time clock runs out on the page: the seat says so, a bot plays it and the
     game goes on (the table's version moves on without anyone clicking)."""
-    r = httpx.post(
-        f"{clock_server.url}/api/games",
-        json={
-            "game": "harmonies",
-            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
-            "clock": {"kind": "realtime", "base": 2, "increment": 0},
-        },
-    )
-    assert r.status_code == 201, r.text
-    game_id = r.json()["id"]
-    tokens = [s["token"] for s in r.json()["seats"]]
+    game_id, tokens = _ann_and_bo(clock_server.url, {"kind": "realtime", "base": 2, "increment": 0})
     context, page, watch = new_page(browser)
     try:
         _open(page, clock_server.url, game_id, tokens[0])
