@@ -130,6 +130,11 @@ async def session_of(request: Request) -> Session | None:
     return Session(sid, user_id, name, csrf)
 
 
+def _state(session: Session) -> dict[str, Any]:
+    """The answer of GET /api/account for a logged-in browser."""
+    return {"user": {"id": session.user_id, "name": session.name}, "csrf": session.csrf}
+
+
 def check_csrf(request: Request, session: Session) -> None:
     """A state-changing request that the cookie authenticates must carry the CSRF token."""
     if request.method in ("GET", "HEAD", "OPTIONS"):
@@ -264,7 +269,7 @@ async def me(request: Request) -> Any:
         if COOKIE in request.cookies:
             _clear_cookie(request, response)  # an ended session: forget its cookie
         return response
-    return {"user": {"id": session.user_id, "name": session.name}, "csrf": session.csrf}
+    return _state(session)
 
 
 @router.post(
@@ -324,12 +329,17 @@ async def login(body: LoginCredentials, request: Request) -> Any:
     return await _start_session(request, user_id, name)
 
 
-@router.post("/api/account/logout", response_model=AccountState, summary="End this session")
-async def logout(request: Request, session: Annotated[Session, Depends(account)]) -> Any:
-    await _end_sessions(request, [session.id])
+async def _log_out(request: Request, session_ids: list[str]) -> JSONResponse:
+    """End these sessions; the answer forgets this browser's cookie."""
+    await _end_sessions(request, session_ids)
     response = JSONResponse({"user": None, "csrf": None})
     _clear_cookie(request, response)
     return response
+
+
+@router.post("/api/account/logout", response_model=AccountState, summary="End this session")
+async def logout(request: Request, session: Annotated[Session, Depends(account)]) -> Any:
+    return await _log_out(request, [session.id])
 
 
 @router.post(
@@ -339,10 +349,7 @@ async def logout(request: Request, session: Annotated[Session, Depends(account)]
 )
 async def logout_everywhere(request: Request, session: Annotated[Session, Depends(account)]) -> Any:
     ids = await _wait(_tables(request).storage.sessions_of(session.user_id))
-    await _end_sessions(request, sorted(set(ids) | {session.id}))
-    response = JSONResponse({"user": None, "csrf": None})
-    _clear_cookie(request, response)
-    return response
+    return await _log_out(request, sorted(set(ids) | {session.id}))
 
 
 @router.post(
@@ -364,21 +371,12 @@ async def change_password(
     others = [s for s in await _wait(storage.sessions_of(session.user_id)) if s != session.id]
     if others:
         await _end_sessions(request, others)
-    return {"user": {"id": session.user_id, "name": session.name}, "csrf": session.csrf}
+    return _state(session)
 
 
 # ---------------------------------------------------------------------- seats and my games
 def _url(request: Request, game_id: str, token: str) -> str:
     return f"{str(request.base_url).rstrip('/')}/?game={game_id}#token={token}"
-
-
-def _bearer(authorization: str | None) -> str | None:
-    if authorization is None:
-        return None
-    scheme, _, token = authorization.partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(403, 'the Authorization header must be "Bearer <seat token>"')
-    return token.strip()
 
 
 @router.post(
@@ -394,6 +392,8 @@ async def claim(
     session: Annotated[Session | None, Depends(optional_account)],
     authorization: SeatToken = None,
 ) -> Any:
+    from .app import _bearer  # app.py includes this module's routes
+
     tables = _tables(request)
     room = await tables.get(game_id)
     name = body.name

@@ -84,9 +84,16 @@ def require_account(user_id: str | None) -> None:
 
 
 def places(room: Any) -> list[int]:
-    """The finished game's places, 1 = first (winners after tie-breakers, then by score)."""
+    """The finished game's places, 1 = first (winners after tie-breakers, then by score).
+
+    A player who left or whose clock ran out finishes below every player who stayed, whatever
+    the bot that took the seat over scored (as Board Game Arena ranks a player who quits or
+    runs out of time last): leaving never saves a rating, nor does a bot win one for you.
+    """
     result = room.state.result()
-    return ranks_of([float(x) for x in result["scores"]], list(result["winners"]))
+    ranks = ranks_of([float(x) for x in result["scores"]], list(result["winners"]))
+    keys = [(s.status is not None, ranks[s.seat]) for s in room.seats]
+    return [1 + sum(1 for other in keys if other < key) for key in keys]
 
 
 async def rate_room(storage: Any, room: Any) -> list[dict[str, Any]] | None:
@@ -195,6 +202,45 @@ async def leaderboard(
     return JSONResponse({"game": game, "model": MODEL_NAME, "entries": entries})
 
 
+def _rating(mu: float, sigma: float, games: int) -> dict[str, Any]:
+    return Rating(mu, sigma, games).to_json()
+
+
+@router.get(
+    "/api/games/{game_id}/ratings",
+    summary="Whether a table is rated and what is at stake: each seat's rating (and change)",
+)
+async def table_ratings(game_id: str, request: Request) -> Any:
+    tables = request.app.state.tables
+    room = await tables.get(game_id)
+    if not room.rated:
+        return JSONResponse({"id": room.id, "rated": False, "model": MODEL_NAME, "seats": []})
+    identities = [rating_identity(s.kind, s.bot, s.user_id) for s in room.seats]
+    known = sorted({i for i in identities if i is not None})
+    found = await asyncio.wrap_future(tables.storage.table_ratings(room.id, room.game, known))
+    seats = []
+    for seat, identity in zip(room.seats, identities, strict=True):
+        now: dict[str, Any] | None = None
+        if identity is not None:
+            stored = found["ratings"].get(identity)
+            now = _rating(*stored) if stored else prior(room.game, identity).to_json()
+        change = found["changes"].get(seat.seat)
+        seats.append(
+            {
+                "seat": seat.seat,
+                "identity": identity,
+                "rating": now,
+                "change": None
+                if change is None
+                else {
+                    "before": round(change[0] - 3 * change[1], 6),
+                    "after": round(change[2] - 3 * change[3], 6),
+                },
+            }
+        )
+    return JSONResponse({"id": room.id, "rated": True, "model": MODEL_NAME, "seats": seats})
+
+
 def _outcome(final: dict[str, Any] | None, seat: int) -> dict[str, Any] | None:
     """A finished game's result for one seat: place, players, scores (from its last snapshot)."""
     if final is None:
@@ -250,6 +296,8 @@ async def profile(name: str, request: Request) -> Any:
     for g in found["games"]:
         outcome = await loop.run_in_executor(None, _outcome, g.pop("final"), g["seat"])
         rated = by_game.get(g["id"])
+        if outcome is not None and rated is not None:
+            outcome["place"] = rated["place"]  # the rated place (one who left finished last)
         games.append(
             {
                 **g,

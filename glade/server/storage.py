@@ -1267,9 +1267,11 @@ class Storage:
 
         return self.read_async(read)
 
-    def rating_profile(self, identity: str, limit: int) -> Future[dict[str, Any]]:
-        """An identity's ratings per game, its rating history (oldest first) and its recent
-        games with their outcome."""
+    def rating_profile(
+        self, identity: str, limit: int, points: int = 1000
+    ) -> Future[dict[str, Any]]:
+        """An identity's ratings per game, its rating history (its newest ``points`` rated
+        games, oldest first) and its ``limit`` recent games with their outcome."""
 
         def read(c: _Conn) -> dict[str, Any]:
             ratings = [
@@ -1294,21 +1296,30 @@ class Storage:
                 }
                 for r in c.query(
                     "SELECT game_id, game, seat, place, players, mu_before, sigma_before, mu, "
-                    "sigma, at FROM rating_history WHERE identity = ? ORDER BY at, game_id",
-                    (identity,),
+                    "sigma, at FROM rating_history WHERE identity = ? "
+                    "ORDER BY at DESC, game_id DESC LIMIT ?",
+                    (identity, points),
                 )
-            ]
+            ][::-1]
             games: list[dict[str, Any]] = []
-            if identity.startswith(USER_PREFIX):
+            user = identity.startswith(USER_PREFIX)
+            if user or identity.startswith(BOT_PREFIX):  # a bot level: the rated games it played
                 rows = c.query(
                     "SELECT g.id, g.game, g.over, g.rated, g.created_at, g.updated_at, s.seat, "
                     "g.options FROM seats s JOIN games g ON g.id = s.game_id "
-                    "WHERE s.user_id = ? ORDER BY g.updated_at DESC LIMIT ?",
-                    (identity[len(USER_PREFIX) :], limit),
+                    + (
+                        "WHERE s.user_id = ?"
+                        if user
+                        else "JOIN rating_history h ON h.game_id = s.game_id AND h.seat = s.seat "
+                        "WHERE h.identity = ?"
+                    )
+                    + " ORDER BY g.updated_at DESC LIMIT ?",
+                    (identity[len(USER_PREFIX) :] if user else identity, limit),
                 )
                 for gid, game, over, rated, created, updated, seat, options in rows:
                     players = c.query(
-                        "SELECT s.seat, s.kind, s.name, s.bot FROM seats s WHERE s.game_id = ? "
+                        "SELECT s.seat, s.kind, s.name, s.bot, s.status FROM seats s "
+                        "WHERE s.game_id = ? "
                         "ORDER BY s.seat",
                         (gid,),
                     )
@@ -1331,13 +1342,46 @@ class Storage:
                             "seat": int(seat),
                             "options": json.loads(options),
                             "seats": [
-                                {"seat": int(p[0]), "kind": p[1], "name": p[2], "bot": p[3]}
+                                {
+                                    "seat": int(p[0]),
+                                    "kind": p[1],
+                                    "name": p[2],
+                                    "bot": p[3],
+                                    "status": p[4],
+                                }
                                 for p in players
                             ],
                             "final": final,
                         }
                     )
             return {"ratings": ratings, "history": history, "games": games}
+
+        return self.read_async(read)
+
+    def table_ratings(
+        self, game_id: str, game: str, identities: list[str]
+    ) -> Future[dict[str, Any]]:
+        """What a table's seats have at stake: the ``identities``' ratings in ``game`` now, and
+        each seat's change in the game ``game_id`` once it was rated."""
+
+        def read(c: _Conn) -> dict[str, Any]:
+            now = {
+                str(r[0]): (float(r[1]), float(r[2]), int(r[3]))
+                for r in c.query(
+                    "SELECT identity, mu, sigma, games FROM ratings WHERE game = ? AND identity "
+                    f"IN ({', '.join('?' for _ in identities) or 'NULL'})",
+                    (game, *identities),
+                )
+            }
+            changes = {
+                int(r[0]): (float(r[1]), float(r[2]), float(r[3]), float(r[4]))
+                for r in c.query(
+                    "SELECT seat, mu_before, sigma_before, mu, sigma FROM rating_history "
+                    "WHERE game_id = ?",
+                    (game_id,),
+                )
+            }
+            return {"ratings": now, "changes": changes}
 
         return self.read_async(read)
 
@@ -1579,10 +1623,10 @@ BOT_PREFIX = "bot:"
 
 def rating_identity(kind: str, bot: str | None, user_id: Any) -> str | None:
     """Who a seat of a rated game is for the ratings (None: a guest, who is never rated)."""
+    if user_id is not None:  # an account's seat stays its own when a bot took it over
+        return f"{USER_PREFIX}{user_id}"
     if kind == "bot" and bot:
         return BOT_PREFIX + (bot if ":" in bot or bot != "mcts" else "mcts:normal")
-    if kind == "human" and user_id is not None:
-        return f"{USER_PREFIX}{user_id}"
     return None
 
 

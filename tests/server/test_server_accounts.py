@@ -477,6 +477,9 @@ def test_nothing_shows_secrets_or_passwords(
         friend.get("/api/account").text,
         friend.post("/api/my-games", json={"games": [{"id": game_id, "token": theirs}]}).text,
         c.get(f"/api/games/{game_id}").text,
+        friend.get(f"/api/games/{game_id}/ratings").text,
+        friend.get("/api/profiles/Nora").text,
+        friend.get("/api/ratings/harmonies").text,
     ]
     for text in [*answers, caplog.text]:
         for secret in (secret_password, "$argon2", cookie, mine, tokens[0], csrf):

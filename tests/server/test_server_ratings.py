@@ -248,3 +248,192 @@ def test_leaderboard_shows_calibrated_bots(client: TestClient) -> None:  # noqa:
     assert prof["kind"] == "bot" and prof["ratings"]["harmonies"]["mu"] == pytest.approx(
         shown["harmonies"]["greedy"]["mu"]
     )
+
+
+def test_a_table_says_whether_it_is_rated_and_what_is_at_stake(client: TestClient) -> None:  # noqa: F811
+    # an unrated table says so, and shows no ratings
+    _, free, _ = table_for(client, ["random"], rated=False)
+    r = client.get(f"/api/games/{free}/ratings")
+    assert r.status_code == 200 and r.json()["rated"] is False and r.json()["seats"] == []
+    # a rated table: each seat's rating now (a new account at the prior, a bot at its level's)
+    player, gid, tokens = table_for(client, ["greedy"])
+    start_bot = client.get(f"/api/ratings/{GAME}").json()["entries"]
+    bot_now = next(e for e in start_bot if e["identity"] == "bot:greedy")
+    stake = client.get(f"/api/games/{gid}/ratings").json()
+    assert stake["rated"] is True and stake["model"]
+    ann, bot = stake["seats"]
+    assert ann["identity"] == f"user:{player.id}" and ann["change"] is None
+    assert (ann["rating"]["mu"], ann["rating"]["ordinal"], ann["rating"]["games"]) == (
+        pytest.approx(25.0),
+        pytest.approx(0.0, abs=1e-6),
+        0,
+    )
+    assert bot["identity"] == "bot:greedy"
+    assert bot["rating"]["mu"] == pytest.approx(bot_now["mu"])
+    # once the game is rated, each seat's change is the one its rating history recorded
+    play_random(client, gid, tokens, random.Random(5))
+    wait_rated(client, gid, f"user:{player.id}", 1)
+    done = client.get(f"/api/games/{gid}/ratings").json()["seats"]
+    history = client.get(f"/api/profiles/{player.name}").json()["history"]
+    assert done[0]["change"] == {
+        "before": pytest.approx(history[0]["ordinal_before"]),
+        "after": pytest.approx(history[0]["ordinal"]),
+    }
+    assert done[0]["rating"]["ordinal"] == pytest.approx(history[0]["ordinal"])
+    assert done[1]["change"]["before"] == pytest.approx(bot_now["ordinal"])
+    r = client.get("/api/games/nosuchgame/ratings")
+    assert r.status_code == 404 and r.json()["error"]
+
+
+def test_a_bot_profile_lists_its_rated_games(client: TestClient) -> None:  # noqa: F811
+    player, gid, tokens = table_for(client, ["random"])
+    play_random(client, gid, tokens, random.Random(6))
+    wait_rated(client, gid, f"user:{player.id}", 1)
+    _, unrated, unrated_tokens = table_for(client, ["random"], rated=False)
+    play_random(client, unrated, unrated_tokens, random.Random(7))
+    prof = client.get("/api/profiles/bot:random").json()
+    assert prof["kind"] == "bot" and prof["name"] == "random"
+    games = {g["id"]: g for g in prof["games"]}
+    assert gid in games and unrated not in games  # a bot level's games are its rated ones
+    game = games[gid]
+    assert game["seat"] == 1 and game["rated"] is True and game["over"] is True
+    assert [(s["kind"], s["bot"]) for s in game["seats"]] == [("human", None), ("bot", "random")]
+    assert game["seats"][0]["name"] == player.name  # its opponent
+    final = client.get(f"/api/games/{gid}").json()["result"]
+    places = ranks_of(final["scores"], final["winners"])
+    assert game["result"]["place"] == places[1]
+    assert game["result"]["scores"] == [float(x) for x in final["scores"]]
+    point = next(h for h in prof["history"] if h["game_id"] == gid)
+    assert game["rating"] == {"before": point["ordinal_before"], "after": point["ordinal"]}
+    assert point["place"] == places[1] and point["seat"] == 1
+    assert prof["ratings"][GAME]["games"] >= 1
+
+
+def test_a_four_player_game_moves_ratings_as_openskill_computes(client: TestClient) -> None:  # noqa: F811
+    """A free-for-all of two accounts and two bot levels: one Plackett-Luce update of all four."""
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    seats = [{"kind": "human", "name": ann.name}, {"kind": "human"}]
+    seats += [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "greedy"}]
+    board = {e["identity"]: e for e in client.get(f"/api/ratings/{GAME}").json()["entries"]}
+    gid, tokens = ann.create(seats)
+    tokens = [ann.claim(gid, tokens[0]), bob.claim(gid, tokens[1]), None, None]
+    play_random(client, gid, tokens, random.Random(10))
+    wait_rated(client, gid, f"user:{bob.id}", 1)
+    before = [(25.0, 25.0 / 3), (25.0, 25.0 / 3)]
+    for bot in ("bot:random", "bot:greedy"):  # where each level stood (the board rounds to 1e-6)
+        h = next(
+            h for h in client.get(f"/api/profiles/{bot}").json()["history"] if h["game_id"] == gid
+        )
+        assert (h["mu_before"], h["sigma_before"]) == (
+            pytest.approx(board[bot]["mu"], abs=1e-6),
+            pytest.approx(board[bot]["sigma"], abs=1e-6),
+        )
+        before.append((h["mu_before"], h["sigma_before"]))
+    final = client.get(f"/api/games/{gid}").json()["result"]
+    places = ranks_of(final["scores"], final["winners"])
+    model = PlackettLuce()
+    expected = model.rate(
+        [[model.rating(mu=mu, sigma=sigma)] for mu, sigma in before],
+        ranks=[float(p) for p in places],
+    )
+    changes = client.get(f"/api/games/{gid}/ratings").json()["seats"]
+    for seat, (want,) in enumerate(expected):
+        assert changes[seat]["change"]["after"] == pytest.approx(want.ordinal(), abs=1e-6)
+    after = {e["identity"]: e for e in client.get(f"/api/ratings/{GAME}").json()["entries"]}
+    assert after[f"user:{ann.id}"]["mu"] == pytest.approx(expected[0][0].mu, abs=1e-6)
+    assert after[f"user:{bob.id}"]["sigma"] == pytest.approx(expected[1][0].sigma, abs=1e-6)
+
+
+def test_a_rated_game_whose_clock_runs_out_goes_on_and_rates_that_player_last(
+    db_url: str,  # noqa: F811
+) -> None:
+    """Ann's real-time clock runs out: the takeover bot plays her seat to the end, and she is
+    rated last (and the game is rated at all: the takeover bot's level sits at the table too)."""
+    settings = make_settings(db_url, clock_min_seconds=1, clock_poll_seconds=0.1)
+    with TestClient(create_app(settings)) as c:
+        ann = Player(c, "Ann")
+        board = {e["identity"]: e for e in c.get(f"/api/ratings/{GAME}").json()["entries"]}
+        r = ann.browser.post(
+            "/api/games",
+            json={
+                "game": GAME,
+                "rated": True,
+                "seats": [{"kind": "human", "name": ann.name}, {"kind": "bot", "bot": "greedy"}],
+                "clock": {"kind": "realtime", "base": 1, "increment": 0},
+            },
+            headers={"X-CSRF-Token": ann.csrf},
+        )
+        assert r.status_code == 201, r.text
+        gid = r.json()["id"]
+        token = ann.claim(gid, r.json()["seats"][0]["token"])
+        for _ in range(1200):  # nobody plays Ann's seat but the bot, to the end
+            if c.get(f"/api/games/{gid}").json()["over"]:
+                break
+            time.sleep(0.05)
+        got = wait_rated(c, gid, f"user:{ann.id}", 1)
+        state = c.get(f"/api/games/{gid}").json()
+        assert state["over"] and state["seats"][0]["status"] == "timed out"
+        r = c.post(
+            f"/api/games/{gid}/actions",
+            json={"action": {"type": "end_turn"}, "version": state["version"]},
+            headers=bearer(token),
+        )
+        assert r.status_code in (403, 409) and r.json()["error"]
+        model = PlackettLuce()
+        bot = board["bot:greedy"]
+        expected = model.rate(
+            [[model.rating()], [model.rating(mu=bot["mu"], sigma=bot["sigma"])]],
+            ranks=[2.0, 1.0],
+        )
+        assert got["mu"] == pytest.approx(expected[0][0].mu, abs=1e-6)
+        prof = c.get(f"/api/profiles/{ann.name}").json()
+        assert prof["history"][0]["place"] == 2
+        assert prof["games"][0]["seats"][0]["status"] == "timed out"
+
+
+def _leave(c: TestClient, gid: str, token: str) -> None:
+    r = c.post(f"/api/games/{gid}/leave", headers=bearer(token))
+    assert r.status_code == 200, r.text
+
+
+def test_who_leaves_a_rated_game_is_rated_last(client: TestClient) -> None:  # noqa: F811
+    """The seat is the account's still (a bot plays it, as for a player whose clock ran out),
+    and it finishes below everyone who stayed: rated as openskill computes for those places."""
+    ann, bob = Player(client, "Ann"), Player(client, "Bob")
+    gid, tokens = ann.create([{"kind": "human", "name": ann.name}, {"kind": "human"}])
+    tokens = [ann.claim(gid, tokens[0]), bob.claim(gid, tokens[1])]
+    _leave(client, gid, tokens[0])
+    play_random(client, gid, [None, tokens[1]], random.Random(8))
+    got = wait_rated(client, gid, f"user:{ann.id}", 1)
+    board = {e["identity"]: e for e in client.get(f"/api/ratings/{GAME}").json()["entries"]}
+    model = PlackettLuce()
+    expected = model.rate([[model.rating()], [model.rating()]], ranks=[2.0, 1.0])
+    assert got["mu"] == pytest.approx(expected[0][0].mu, abs=1e-6)
+    assert board[f"user:{bob.id}"]["mu"] == pytest.approx(expected[1][0].mu, abs=1e-6)
+    prof = client.get(f"/api/profiles/{ann.name}").json()
+    assert prof["history"][0]["place"] == 2 and prof["games"][0]["result"]["place"] == 2
+    assert prof["games"][0]["seats"][0]["status"] == "left"
+
+
+def test_leaving_a_rated_game_against_the_takeover_bot_level_is_rated(client: TestClient) -> None:  # noqa: F811
+    """The bot that takes a seat over plays the level a rated table may seat too: the seat is
+    still the account's, so the game is rated (it was not: two seats were one identity)."""
+    player, gid, tokens = table_for(client, ["greedy"])
+    before = next(
+        e
+        for e in client.get(f"/api/ratings/{GAME}").json()["entries"]
+        if e["identity"] == "bot:greedy"
+    )
+    _leave(client, gid, tokens[0])
+    play_random(client, gid, [None, None], random.Random(9))
+    got = wait_rated(client, gid, f"user:{player.id}", 1)
+    model = PlackettLuce()
+    expected = model.rate(
+        [[model.rating()], [model.rating(mu=before["mu"], sigma=before["sigma"])]],
+        ranks=[2.0, 1.0],
+    )
+    assert got["mu"] == pytest.approx(expected[0][0].mu, abs=1e-6)
+    bot = client.get(f"/api/games/{gid}/ratings").json()["seats"][1]
+    assert bot["change"]["after"] == pytest.approx(
+        expected[1][0].mu - 3 * expected[1][0].sigma, abs=1e-6
+    )

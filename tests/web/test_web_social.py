@@ -4,43 +4,22 @@ spectators, mutable) and a rematch offered and accepted with one click each."""
 from __future__ import annotations
 
 import random
-import subprocess
 from collections.abc import Iterator
-from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page
-from web_support import new_page, shot
+from playwright.sync_api import Browser, Page, expect
+from web_support import Server, new_page, shot
 
-from tests.live_server import free_port, start_server
 from tests.server.server_support import play_random
 
 
-class ClockServer:
-    """``python -m glade.server`` whose clocks may be short (and are looked at often)."""
-
-    def __init__(self, db_path: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        args = ["--db", f"sqlite:///{db_path}", "--bot-seconds", "0.05"]
-        args += ["--messages-per-second", "1000", "--max-games-per-client", "1000"]
-        args += ["--clock-min-seconds", "1", "--clock-poll-seconds", "0.2"]
-        self.proc = start_server(self.port, args)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
-
-
 @pytest.fixture(scope="module")
-def clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClockServer]:
-    srv = ClockServer(tmp_path_factory.mktemp("social") / "glade.sqlite3")
+def clock_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose clocks may be short (and are looked at often)."""
+    db = tmp_path_factory.mktemp("social") / "glade.sqlite3"
+    srv = Server(db, "--clock-min-seconds", "1", "--clock-poll-seconds", "0.2")
     yield srv
     srv.stop()
 
@@ -52,19 +31,22 @@ def _open(page: Page, base: str, game_id: str, token: str | None) -> None:
     page.wait_for_selector("[data-testid=social]")
 
 
-def test_clock_chat_and_rematch(clock_server: ClockServer, browser: Browser) -> None:
-    base = clock_server.url
-    r = httpx.post(
-        f"{base}/api/games",
-        json={
-            "game": "harmonies",
-            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
-            "clock": {"kind": "realtime", "base": 300, "increment": 20},
-        },
-    )
+def _ann_and_bo(base: str, clock: dict[str, Any] | None = None) -> tuple[str, list[str]]:
+    """A Harmonies table of Ann and Bo (with ``clock``): its id and invite tokens."""
+    body: dict[str, Any] = {
+        "game": "harmonies",
+        "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
+    }
+    if clock is not None:
+        body["clock"] = clock
+    r = httpx.post(f"{base}/api/games", json=body)
     assert r.status_code == 201, r.text
-    game_id = r.json()["id"]
-    tokens = [s["token"] for s in r.json()["seats"]]
+    return r.json()["id"], [s["token"] for s in r.json()["seats"]]
+
+
+def test_clock_chat_and_rematch(clock_server: Server, browser: Browser) -> None:
+    base = clock_server.url
+    game_id, tokens = _ann_and_bo(base, {"kind": "realtime", "base": 300, "increment": 20})
     ctx_a, ann, watch_a = new_page(browser)
     ctx_b, bo, watch_b = new_page(browser)
     ctx_s, spectator, watch_s = new_page(browser)
@@ -177,7 +159,7 @@ def test_clock_chat_and_rematch(clock_server: ClockServer, browser: Browser) -> 
         ctx_s.close()
 
 
-def test_lobby_creates_a_table_with_a_clock(clock_server: ClockServer, browser: Browser) -> None:
+def test_lobby_creates_a_table_with_a_clock(clock_server: Server, browser: Browser) -> None:
     context, page, watch = new_page(browser)
     try:
         page.goto(clock_server.url + "/#/")
@@ -206,6 +188,64 @@ def test_lobby_creates_a_table_with_a_clock(clock_server: ClockServer, browser: 
         assert [s["status"] for s in state["seats"]] == ["left", None]
         assert "left" in page.locator("[data-testid=clocks] li").first.inner_text()
         shot(page, "social-correspondence-left.png", full_page=False)
+        assert watch.errors == []
+    finally:
+        context.close()
+
+
+def test_chat_too_fast_says_so_and_sends_nothing(clock_server: Server, browser: Browser) -> None:
+    """The chat's per-client limit: past it the page shows the server's sentence, keeps what was
+    typed, and nobody sees the refused message."""
+    game_id, tokens = _ann_and_bo(clock_server.url)
+    context, page, watch = new_page(browser)
+    try:
+        _open(page, clock_server.url, game_id, tokens[0])
+        box = page.locator("[data-testid=chat-input]")
+        refused = None
+        for i in range(12):  # 5 at once (fewer if this address chatted a moment ago), then 0.5/s
+            box.fill(f"line {i}")
+            box.press("Enter")
+            page.wait_for_function(
+                "() => !document.querySelector('#toast').hidden ||"
+                " document.querySelector('[data-testid=chat-input]').value === ''"
+            )
+            if page.locator("#toast").is_visible():
+                refused = i
+                break
+        assert refused is not None, "twelve messages at once were all accepted"
+        expect(page.locator("#toast")).to_contain_text("too fast")
+        expect(box).to_have_value(f"line {refused}")  # kept, to send again later
+        stored = httpx.get(f"{clock_server.url}/api/games/{game_id}/chat").json()["messages"]
+        assert [m["text"] for m in stored] == [f"line {i}" for i in range(refused)]
+        expect(page.locator("[data-testid=chat-log] li")).to_have_count(refused)
+        assert watch.errors == []
+    finally:
+        context.close()
+
+
+def test_a_clock_running_out_hands_the_seat_to_a_bot_on_the_page(
+    clock_server: Server, browser: Browser
+) -> None:
+    """A 2-second real-time clock runs out on the page: the seat says so, a bot plays it and the
+    game goes on (the table's version moves on without anyone clicking)."""
+    game_id, tokens = _ann_and_bo(clock_server.url, {"kind": "realtime", "base": 2, "increment": 0})
+    context, page, watch = new_page(browser)
+    try:
+        _open(page, clock_server.url, game_id, tokens[0])
+        status = page.locator("[data-testid=clocks] [data-testid=seat-status]").first
+        expect(status).to_have_text("time ran out: a bot plays", timeout=20000)
+        seats = httpx.get(f"{clock_server.url}/api/games/{game_id}").json()["seats"]
+        out = [i for i, s in enumerate(seats) if s["status"] == "timed out"]
+        assert out and all(seats[i]["kind"] == "bot" for i in out)
+        for i in out:  # the seat to act first ran out; its pill says so and has no clock now
+            expect(page.locator(f"[data-testid=clocks] li[data-seat='{i}']")).to_contain_text(
+                "time ran out"
+            )
+            expect(page.locator(f"[data-testid=clock-{i}]")).to_have_count(0)
+        page.wait_for_function(
+            "() => Number(document.querySelector('[data-testid=table]').dataset.version) > 0",
+            timeout=30000,
+        )
         assert watch.errors == []
     finally:
         context.close()

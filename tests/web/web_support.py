@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +16,7 @@ import httpx
 from playwright.sync_api import Browser, BrowserContext, Page
 
 import glade
-from tests.live_server import free_port, start_server
+from tests.server.server_support import ServerProcess
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "tests" / "artifacts"
@@ -32,24 +31,14 @@ CHROMIUM_ARGS = [
 ]
 
 
-class Server:
-    """``python -m glade.server`` on a free port with its own SQLite file."""
+class Server(ServerProcess):
+    """``python -m glade.server`` on a free port with its own SQLite file, started at once
+    (``extra``: more command-line options, which win over the defaults)."""
 
-    def __init__(self, db_path: Path) -> None:
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        args = ["--db", f"sqlite:///{db_path}", "--bot-seconds", "0.05"]
-        args += ["--messages-per-second", "1000", "--max-games-per-client", "1000"]
-        self.proc = start_server(self.port, args)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(15)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+    def __init__(self, db_path: Path, *extra: str) -> None:
+        limits = ["--messages-per-second", "1000", "--max-games-per-client", "1000"]
+        super().__init__(f"sqlite:///{db_path}", *limits, *extra)
+        self.start()
 
 
 class Watch:
@@ -152,42 +141,29 @@ def acts(page: Page, selector: str) -> list[dict[str, Any]]:
     return [json.loads(a) for a in found]
 
 
+def click_one(page: Page, selector: str, rng: random.Random, chance: float = 1.0) -> bool:
+    """Click one of the elements ``selector`` matches, at random (with probability ``chance``
+    when there are any); False if none was clicked."""
+    found = page.locator(selector)
+    count = found.count()
+    if not count or (chance < 1.0 and rng.random() >= chance):
+        return False
+    found.nth(rng.randrange(count)).click()
+    return True
+
+
 def play_harmonies_turn(page: Page, rng: random.Random, take_cards: bool = True) -> None:
     """Play one Harmonies turn of the seat on screen by clicks among what the page offers."""
-    start = version(page)
-    v = start
+    v = version(page)
     for _ in range(40):
-        spirit = page.locator("[data-key^=spirit-]")
-        if spirit.count():
-            spirit.nth(rng.randrange(spirit.count())).click()
-            v = wait_version_above(page, v)
-            continue
-        spaces = page.locator(".space.legal")
-        if spaces.count():
-            spaces.nth(rng.randrange(spaces.count())).click()
-            v = wait_version_above(page, v)
-            continue
-        hand = page.locator("[data-testid=hand] .token-btn")
-        if hand.count():
-            hand.nth(rng.randrange(hand.count())).click()
-            cells = page.locator(".cell.legal")
-            assert cells.count() > 0, "a token in hand has no highlighted cell"
-            cells.nth(rng.randrange(cells.count())).click()
-            v = wait_version_above(page, v)
-            continue
-        cube_cells = page.locator(".cell.cube-ok")
-        if cube_cells.count():
-            cube_cells.nth(rng.randrange(cube_cells.count())).click()
-            v = wait_version_above(page, v)
-            continue
-        discards = page.locator("[data-key^=discard-]")
-        if discards.count() and rng.random() < 0.3:
-            discards.nth(rng.randrange(discards.count())).click()
-            v = wait_version_above(page, v)
-            continue
-        takes = page.locator("[data-key^=take-]")
-        if take_cards and takes.count() and rng.random() < 0.7:
-            takes.nth(rng.randrange(takes.count())).click()
+        if (
+            click_one(page, "[data-key^=spirit-]", rng)
+            or click_one(page, ".space.legal", rng)
+            or _place_from_hand(page, rng)
+            or click_one(page, ".cell.cube-ok", rng)
+            or click_one(page, "[data-key^=discard-]", rng, 0.3)
+            or (take_cards and click_one(page, "[data-key^=take-]", rng, 0.7))
+        ):
             v = wait_version_above(page, v)
             continue
         end = page.locator("[data-key=end_turn]")
@@ -198,6 +174,14 @@ def play_harmonies_turn(page: Page, rng: random.Random, take_cards: bool = True)
     raise AssertionError("a turn did not end after 40 clicks")
 
 
+def _place_from_hand(page: Page, rng: random.Random) -> bool:
+    """Choose a token in hand, then one of the cells the page highlights for it."""
+    if not click_one(page, "[data-testid=hand] .token-btn", rng):
+        return False
+    assert click_one(page, ".cell.legal", rng), "a token in hand has no highlighted cell"
+    return True
+
+
 LF_WEIGHTS = {"end_actions": 0.05, "done": 0.3, "stop": 0.25, "use_fragment": 0.1, "plant": 3.0}
 
 
@@ -206,12 +190,8 @@ def play_living_forest_step(page: Page, rng: random.Random) -> bool:
     start = version(page)
     offered = page.locator("[data-testid=table] [data-act]:not([data-key=undo])")
     count = offered.count()
-    if not count:
-        trees = page.locator("[data-key^=tree-]")
-        if trees.count():  # choose a tree first, then its highlighted cells appear
-            trees.nth(rng.randrange(trees.count())).click()
-            return True
-        return False
+    if not count:  # choose a tree first, then its highlighted cells appear
+        return click_one(page, "[data-key^=tree-]", rng)
     kinds = [
         json.loads(offered.nth(i).get_attribute("data-act") or "{}")["type"] for i in range(count)
     ]

@@ -1,5 +1,6 @@
 // #/profile/<name>: a player's (or bot level's) ratings per game, the rating chart (SVG, the
-// conservative rating after each rated game) and the recent games with their results.
+// conservative rating after each rated game) and the recent games with their results (a bot
+// level's: its rated games).
 import { esc, lang, t } from "./i18n.js";
 import { RATED_GAMES, entryName, fmt, getJson } from "./leaderboard.js";
 import { botLabel } from "./lobby.js";
@@ -71,7 +72,9 @@ function when(seconds) {
   }
 }
 
+// a seat a bot took over (its player left or ran out of time) keeps its player's name
 function seatName(s) {
+  if (s.status && s.name) return `${s.name} (${t(s.status === "left" ? "clock.left" : "clock.timedOut")})`;
   return s.kind === "bot" ? botLabel(s.bot || "random") : s.name || t("lobby.free");
 }
 
@@ -91,7 +94,7 @@ function gameRow(g) {
     ? `<a href="#/replay/${encodeURIComponent(g.id)}">${esc(t("nav.replay"))}</a>`
     : `<a href="#/watch/${encodeURIComponent(g.id)}">${esc(t("rating.watch"))}</a>`;
   return `<tr data-game-id="${esc(g.id)}"><td>${esc(t(`game.${g.game}`))}<div class="muted" style="font-size:.85em">${esc(when(g.updated_at))}</div></td>
-    <td>${players}</td><td>${result}<div style="font-size:.9em">${delta}</div></td><td>${link}</td></tr>`;
+    <td>${players}</td><td>${result}<div style="font-size:.9em">${delta}</div></td><td style="white-space:nowrap">${link}</td></tr>`;
 }
 
 export async function showProfile(root, name) {
@@ -120,18 +123,15 @@ export async function showProfile(root, name) {
     root.innerHTML = `<section class="panel profile" data-testid="profile">
       <h1>${esc(t("rating.profileTitle", { name: title }))}</h1>
       <div style="display:flex;gap:.75rem;flex-wrap:wrap;margin-bottom:.75rem">${ratingCards()}</div>
+      ${isBot ? `<p class="hint-text">${esc(t("rating.botsExplain"))}</p>` : ""}
       <h2>${esc(t("rating.history"))}</h2>
       ${chartSvg(data.history, (root.clientWidth || 680) - 40)}
-      ${
-        isBot
-          ? `<p class="hint-text">${esc(t("rating.botsExplain"))}</p>`
-          : `<h2>${esc(t("rating.recent"))}</h2>
-      <div style="overflow-x:auto"><table class="review-summary" style="width:100%">
+      <h2>${esc(t(isBot ? "rating.recentRated" : "rating.recent"))}</h2>
+      <div style="overflow-x:auto"><table class="review-summary" style="width:100%" data-testid="profile-games">
         <thead><tr><th>${esc(t("lobby.game"))}</th><th>${esc(t("rating.players"))}</th>
         <th>${esc(t("rating.result"))}</th><th></th></tr></thead>
         <tbody>${data.games.length ? data.games.map(gameRow).join("") : `<tr><td colspan="4">${esc(t("rating.noGames"))}</td></tr>`}</tbody>
-      </table></div>`
-      }
+      </table></div>
       <p><a href="#/leaderboard/${RATED_GAMES[0]}">${esc(t("rating.leaderboard"))}</a> · <a href="#/">${esc(t("nav.lobby"))}</a></p>
     </section>`;
   }

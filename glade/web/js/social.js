@@ -1,9 +1,11 @@
 // The social side of a table: each seat's clock (ticking), the table chat, the rematch offer and
 // the leave button, in a bar above the table and the chat below it (both in the page's flow, so
-// they never cover a control of the table); and the clock choice of the lobby's form.
+// they never cover a control of the table); whether the table is rated (a badge in the table's
+// title) and each seat's rating at stake; and the clock choice of the lobby's form.
 // Everything a player typed is shown with textContent, never as HTML.
 import { ApiError, rememberSeat } from "./api.js";
 import { esc, t } from "./i18n.js";
+import { fmt } from "./leaderboard.js";
 import { toast } from "./main.js";
 
 const MUTE_KEY = "glade.chat.muted";
@@ -91,6 +93,9 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
   let clock = null; // the last clock message, and when it came (performance.now())
   let clockAt = 0;
   let rematch = null;
+  let stake = null; // GET …/ratings: whether the table is rated, each seat's rating (and change)
+  let stakeSeats = ""; // the seats' holders that answer was for
+  let stakeTries = 0; // after the end: the rating is written a moment later, so look again
   let leaving = -Infinity; // performance.now() of the first click on leave (a second confirms)
   let sending = false;
   const messages = new Map(); // n -> message
@@ -164,6 +169,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     if (watching || !state) return null;
     return Number.isInteger(state.seat) ? state.seat : mine[0];
   };
+  const holders = () => seatsOf().map((s) => `${s.kind}:${s.user_id || ""}`).join(",");
   const humanMine = () => mine.filter((s) => (seatsOf()[s] || {}).kind === "human");
 
   function left(i) {
@@ -183,6 +189,8 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
       // a seat a bot took over keeps its player's name here
       name.textContent = s.status && s.name ? s.name : nameOf(i);
       li.append(name);
+      const rated = stake && stake.rated && stake.seats[i];
+      if (rated && rated.rating) li.append(ratingOf(rated, s, i));
       if (s.status) {
         const note = document.createElement("span");
         note.className = "seat-status";
@@ -207,6 +215,62 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     const canLeave = seat !== null && !over && (seatsOf()[seat] || {}).kind === "human";
     leave.hidden = !canLeave;
     leave.textContent = t(performance.now() - leaving < 5000 ? "leave.confirm" : "leave.button");
+  }
+
+  // a seat's rating at stake (before the end) or its change (once the game was rated)
+  function ratingOf(rated, s, i) {
+    const el = document.createElement("span");
+    el.className = "seat-rating";
+    el.dataset.testid = `seat-rating-${i}`;
+    const r = rated.rating;
+    const who = s.status && s.name ? s.name : nameOf(i);
+    const detail = t("rating.detail", { mu: fmt(r.mu), sigma: fmt(r.sigma), n: r.games });
+    if (rated.change) {
+      const delta = rated.change.after - rated.change.before;
+      el.textContent = `${fmt(rated.change.after)} (${delta >= 0 ? "+" : ""}${fmt(delta)})`;
+      el.classList.add(delta >= 0 ? "up" : "down");
+      el.title = `${who}: ${t("rating.changed", { before: fmt(rated.change.before), after: fmt(rated.change.after) })}`;
+    } else {
+      el.textContent = fmt(r.ordinal);
+      el.title = `${who}: ${t("rating.short", { rating: fmt(r.ordinal) })} · ${detail}`;
+    }
+    return el;
+  }
+
+  // the badge in the table's title (the table draws an empty [data-rated-badge] at each render)
+  function renderBadge() {
+    const badge = root.querySelector("[data-rated-badge]");
+    if (!badge) return;
+    badge.hidden = !stake || seatsOf().length < 2; // a solo game is never rated: no word needed
+    if (badge.hidden) return;
+    badge.dataset.testid = "rated-badge";
+    badge.dataset.rated = String(stake.rated);
+    badge.className = `rated-badge ${stake.rated ? "rated" : "unrated"}`;
+    badge.textContent = t(stake.rated ? "rating.badgeRated" : "rating.badgeUnrated");
+    badge.title = t(stake.rated ? "rating.badgeRatedHelp" : "rating.badgeUnratedHelp");
+    // a phone shows one board at a time under its seat's tab: the rating goes in the tab too
+    if (!stake.rated) return;
+    for (const tabEl of root.querySelectorAll(".board-tabs [data-tab]")) {
+      const i = Number(tabEl.dataset.tab);
+      const rated = stake.seats[i];
+      if (!rated || !rated.rating || tabEl.querySelector(".seat-rating")) continue;
+      const el = ratingOf(rated, seatsOf()[i] || {}, i);
+      el.dataset.testid = `tab-rating-${i}`;
+      tabEl.append(" ", el);
+    }
+  }
+
+  async function loadStake() {
+    stakeSeats = holders();
+    try {
+      stake = await request("GET", `${base}/ratings`);
+    } catch (err) {
+      return; // the next change of seats or the end looks again
+    }
+    renderBadge();
+    renderSeats();
+    const waiting = stake.rated && state && state.over && stake.seats.some((x) => x.rating && !x.change);
+    if (waiting && stakeTries < 6) setTimeout(loadStake, 500 * 2 ** stakeTries++);
   }
 
   function tick() {
@@ -316,6 +380,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
 
   function renderAll() {
     words();
+    renderBadge();
     renderSeats();
     renderRematch();
     renderChat();
@@ -436,6 +501,8 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
       place();
       const overNow = next.over && !(state && state.over);
       state = next;
+      if (overNow || holders() !== stakeSeats) loadStake(); // a seat was claimed, or the end
+      renderBadge();
       renderSeats();
       renderRematch();
       if (overNow) load(); // a rematch may have been offered before this page saw the end

@@ -520,7 +520,7 @@ export async function showTable(root, id, { spectator }) {
     root.innerHTML = `
     <div class="table ${esc(v.game)} players-${(state.seats || []).length}" data-testid="table" data-version="${state.version}" data-seat="${shown ?? ""}">
       <section class="status" aria-live="polite">
-        <h1 class="status-title">${esc(t(`game.${v.game}`))} <span class="muted">${esc(mod.roundText(c))}</span></h1>
+        <h1 class="status-title">${esc(t(`game.${v.game}`))} <span class="muted">${esc(mod.roundText(c))}</span> <span data-rated-badge hidden></span></h1>
         <p class="status-line" data-testid="status">${statusHtml()}</p>
         <div class="controls">
           ${!watching && canUndo ? `<button type="button" data-act='{"type":"undo"}' data-key="undo" data-testid="undo" title="U">${esc(t("table.undo"))}</button>` : ""}
