@@ -44,19 +44,30 @@ class Curve(BaseCallback):
     """
 
     def __init__(
-        self, deadline: float, csv: Path | None = None, checkpoint: Path | None = None
+        self,
+        deadline: float,
+        csv: Path | None = None,
+        checkpoint: Path | None = None,
+        points: list[tuple[int, float, float]] | None = None,
     ) -> None:
         super().__init__()
         self.deadline = deadline
         self.csv = csv
         self.checkpoint = checkpoint
-        self.points: list[tuple[int, float, float]] = []  # (moves so far, seconds, score)
+        # (moves so far, seconds of training so far, score); a resumed run starts from the
+        # earlier run's points and counts its seconds on from the last of them
+        self.points: list[tuple[int, float, float]] = list(points or [])
+        self.offset = self.points[-1][1] if self.points else 0.0
         self.start = time.monotonic()
+
+    def seconds(self) -> float:
+        """Training seconds so far, over the earlier runs too."""
+        return self.offset + time.monotonic() - self.start
 
     def _on_step(self) -> bool:
         if self.num_timesteps % 20_480 == 0 and self.points:  # progress, every 20k moves
             last = [p[2] for p in self.points[-200:]]
-            took = time.monotonic() - self.start
+            took = self.seconds()
             print(
                 f"{self.num_timesteps} moves, {took:.0f}s: mean of the last 200 games"
                 f" {np.mean(last):.1f}",
@@ -68,9 +79,7 @@ class Curve(BaseCallback):
                 self.model.save(self.checkpoint)
         for info, done in zip(self.locals["infos"], self.locals["dones"], strict=True):
             if done:
-                self.points.append(
-                    (self.num_timesteps, time.monotonic() - self.start, float(info["score"]))
-                )
+                self.points.append((self.num_timesteps, self.seconds(), float(info["score"])))
         return time.monotonic() < self.deadline
 
 
@@ -87,6 +96,13 @@ def make_env(opponents: str | None, seed: int = 0) -> gymnasium.Env[Any, Any]:
         reward="shaped",
         seed=seed,
     )
+
+
+def read_csv(path: Path) -> list[tuple[int, float, float]]:
+    """The episodes ``write_csv`` wrote: (moves so far, seconds so far, final score)."""
+    with path.open() as f:
+        rows = list(csv.reader(f))[1:]
+    return [(int(r[0]), float(r[1]), float(r[2])) for r in rows]
 
 
 def write_csv(points: list[tuple[int, float, float]], path: Path) -> None:
@@ -111,28 +127,46 @@ def train(
     net: tuple[int, ...] = (256, 256),
     csv_path: Path | None = None,
     checkpoint: Path | None = None,
+    resume: Path | None = None,
 ) -> tuple[MaskablePPO, Curve]:
-    """Train until ``minutes`` pass or ``timesteps`` moves are played."""
+    """Train until ``minutes`` pass or ``timesteps`` moves are played.
+
+    With ``resume`` (a model saved by an earlier run) its weights, optimiser state, move count
+    and hyper-parameters are kept (the ones given here are ignored, apart from ``n_envs``) and
+    training goes on for ``minutes`` or ``timesteps`` more moves; the earlier run's episodes
+    are read from ``csv_path`` if it exists, so the curve written there goes on from them. The
+    training games continue from seed ``seed`` + the moves already played, not the first run's.
+    """
     torch.manual_seed(seed)
+    points: list[tuple[int, float, float]] = []
+    if resume is not None:
+        done = MaskablePPO.load(resume, device="cpu").num_timesteps
+        if csv_path is not None and csv_path.exists():
+            points = [p for p in read_csv(csv_path) if p[0] <= done]
+        seed += done
     env = make_vec_env(
         lambda: make_env(opponents, seed), n_envs=n_envs, seed=seed
     )  # DummyVecEnv: one process
-    model = MaskablePPO(
-        "MlpPolicy",
-        env,
-        n_steps=n_steps,
-        batch_size=batch_size,
-        n_epochs=n_epochs,
-        learning_rate=learning_rate,
-        gamma=gamma,
-        gae_lambda=0.95,
-        ent_coef=ent_coef,
-        policy_kwargs={"net_arch": list(net)},
-        seed=seed,
-        verbose=0,
-    )
-    curve = Curve(time.monotonic() + minutes * 60, csv_path, checkpoint)
-    model.learn(total_timesteps=timesteps, callback=curve)
+    if resume is not None:
+        model = MaskablePPO.load(resume, env=env, device="cpu")
+        model.set_random_seed(seed)
+    else:
+        model = MaskablePPO(
+            "MlpPolicy",
+            env,
+            n_steps=n_steps,
+            batch_size=batch_size,
+            n_epochs=n_epochs,
+            learning_rate=learning_rate,
+            gamma=gamma,
+            gae_lambda=0.95,
+            ent_coef=ent_coef,
+            policy_kwargs={"net_arch": list(net)},
+            seed=seed,
+            verbose=0,
+        )
+    curve = Curve(time.monotonic() + minutes * 60, csv_path, checkpoint, points)
+    model.learn(total_timesteps=timesteps, callback=curve, reset_num_timesteps=resume is None)
     return model, curve
 
 
@@ -250,17 +284,20 @@ def main(argv: list[str] | None = None) -> int:
         "--save", type=Path, default=None, help="save the model here (kept current)"
     )
     parser.add_argument("--load", type=Path, default=None, help="evaluate this saved model only")
+    parser.add_argument(
+        "--resume",
+        type=Path,
+        default=None,
+        help="go on training this saved model (its hyper-parameters; --csv is appended to)",
+    )
     parser.add_argument("--baselines", type=Path, default=None, help="JSON cache of bot scores")
     args = parser.parse_args(argv)
     torch.set_num_threads(1)
-    start = time.monotonic()
     if args.load is not None:
         model = MaskablePPO.load(args.load)
         curve = Curve(0.0)
         if args.csv is not None and args.csv.exists():
-            with args.csv.open() as f:
-                rows = list(csv.reader(f))[1:]
-            curve.points = [(int(r[0]), float(r[1]), float(r[2])) for r in rows]
+            curve.points = read_csv(args.csv)
         took = curve.points[-1][1] if curve.points else 0.0
     else:
         model, curve = train(
@@ -278,8 +315,9 @@ def main(argv: list[str] | None = None) -> int:
             tuple(int(n) for n in args.net.split(",")),
             args.csv,
             args.save,
+            args.resume,
         )
-        took = time.monotonic() - start
+        took = curve.seconds()
         if args.save is not None:
             model.save(args.save)
         if args.csv is not None:

@@ -893,15 +893,10 @@ def legal_mask(ids, Py_ssize_t n_actions):
     return _mask_of(ids, n_actions)
 
 
-def normalise(const float[::1] obs, const float[::1] low, const float[::1] scale):
-    """A new float32 array ``(obs - low) * scale`` clipped to [0, 1], entry by entry: the same
-    float32 arithmetic and the same clip as NumPy's (``Normaliser``), so the same bytes."""
-    cdef Py_ssize_t i, n = obs.shape[0]
-    if low.shape[0] != n or scale.shape[0] != n:
-        raise ValueError(f"an observation of {n} values needs bounds of {n} values")
-    cdef cnp.npy_intp size = n
-    out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
-    cdef float* o = <float*>cnp.PyArray_DATA(out)
+cdef inline void _normalise_into(
+    const float* obs, const float* low, const float* scale, float* o, Py_ssize_t n
+) noexcept:
+    cdef Py_ssize_t i
     cdef float v
     for i in range(n):
         v = (obs[i] - low[i]) * scale[i]
@@ -910,6 +905,36 @@ def normalise(const float[::1] obs, const float[::1] low, const float[::1] scale
         if not (v < 1 or v != v):
             v = 1
         o[i] = v
+
+
+def normalise(const float[::1] obs, const float[::1] low, const float[::1] scale):
+    """A new float32 array ``(obs - low) * scale`` clipped to [0, 1], entry by entry: the same
+    float32 arithmetic and the same clip as NumPy's (``Normaliser``), so the same bytes."""
+    cdef Py_ssize_t n = obs.shape[0]
+    if low.shape[0] != n or scale.shape[0] != n:
+        raise ValueError(f"an observation of {n} values needs bounds of {n} values")
+    cdef cnp.npy_intp size = n
+    out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
+    _normalise_into(&obs[0], &low[0], &scale[0], <float*>cnp.PyArray_DATA(out), n)
+    return out
+
+
+cdef object _fresh_view(Kernel kernel, int seat, object low, object scale):
+    """``seat``'s observation in a new float32 array, normalised with ``low``/``scale`` (the
+    Normaliser's float32 bounds, contiguous, of the observation's size) unless they are None:
+    the same bytes as ``normalise(kernel.fresh(seat), low, scale)``."""
+    if low is None:
+        return kernel.fresh(seat)
+    raw = kernel.fresh(seat)
+    cdef cnp.npy_intp size = kernel.size
+    out = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
+    _normalise_into(
+        <float*>cnp.PyArray_DATA(raw),
+        <float*>cnp.PyArray_DATA(low),
+        <float*>cnp.PyArray_DATA(scale),
+        <float*>cnp.PyArray_DATA(out),
+        kernel.size,
+    )
     return out
 
 
@@ -1074,15 +1099,29 @@ cdef class AECCore:
 
 cdef class SoloCore:
     """The per-move half of the Gymnasium solo environment, compiled: ``step()`` for a game in
-    progress and a legal action that is a plain index. ``glade.rl.solo.HarmoniesSoloEnv``
-    derives from this class; anything else (no game, a finished one, a non-integer, an index out
-    of range or not legal now, the pure-Python path) goes to its ``_full_step`` before anything
-    changes, so both paths behave the same."""
+    progress and a legal action that is a plain index, and ``sample_legal()``.
+    ``glade.rl.solo.HarmoniesSoloEnv`` derives from this class; anything else (no game, a
+    finished one, a non-integer, an index out of range or not legal now, the pure-Python path)
+    goes to its ``_full_step`` / ``_full_sample_legal`` before anything changes, so both paths
+    behave the same."""
 
-    cdef public object game, _kernel, _legal, _mask, _normaliser, refusal
+    cdef public object game, _kernel, _legal, _mask, _normaliser, refusal, _sampler
+    cdef public object _norm_low, _norm_scale  # the Normaliser's bounds (None: raw)
     cdef public double _score
     cdef public Py_ssize_t _total, _n_actions
     cdef public bint _fast  # the compiled kernel runs (else every step is _full_step)
+
+    def sample_legal(self):
+        """A uniformly random legal move, from the environment's own generator (``reset(seed)``
+        seeds it)."""
+        ids = self._legal
+        if self.game is None or ids is None:
+            return self._full_sample_legal()
+        cdef Py_ssize_t n = len(ids)
+        if not n:
+            return self._full_sample_legal()
+        cdef double r = self._sampler.random()
+        return ids[<Py_ssize_t>(r * n)]
 
     def step(self, action):
         """One move (see HarmoniesSoloEnv._full_step): observation, reward, terminated,
@@ -1096,29 +1135,130 @@ cdef class SoloCore:
             code = action
         except OverflowError:
             return self._full_step(action)
-        if not 0 <= code < self._n_actions or game.over:
+        if not 0 <= code < self._n_actions:
+            return self._full_step(action)
+        mask = self._mask
+        # the mask is the one made from the legal moves listed after the last move (finished
+        # game: all zero), so it says whether ``code`` is legal now
+        if not (<signed char*>cnp.PyArray_DATA(mask))[code]:
             return self._full_step(action)
         cdef Kernel kernel = <Kernel?>self._kernel
-        if play(kernel, game, 0, code, self._legal) == -2:  # not legal: nothing changed
-            return self._full_step(action)
+        game.apply_action_id(0, code, True)
+        kernel.after(0, code)
+        cdef bint over = kernel.next_seat() < 0
         self.refusal = None
         cdef double before = self._score
-        obs = kernel.fresh(0)
+        raw = kernel.fresh(0)
+        self._score = (<float*>cnp.PyArray_DATA(raw))[self._total]
+        if self._norm_low is None:
+            obs = raw
+        else:
+            obs = cnp.PyArray_EMPTY(1, cnp.PyArray_DIMS(raw), cnp.NPY_FLOAT32, 0)
+            _normalise_into(
+                <float*>cnp.PyArray_DATA(raw),
+                <float*>cnp.PyArray_DATA(self._norm_low),
+                <float*>cnp.PyArray_DATA(self._norm_scale),
+                <float*>cnp.PyArray_DATA(obs),
+                kernel.size,
+            )
         legal = game.legal_action_ids(0)
         mask = _mask_of(legal, self._n_actions)
         self._legal = legal
         self._mask = mask
-        self._score = (<float*>cnp.PyArray_DATA(obs))[self._total]
-        if self._normaliser is not None:
-            obs = self._normaliser(obs)
-        over = bool(game.over)
         info = {
-            "action_mask": mask.copy(),
+            "action_mask": cnp.PyArray_NewCopy(mask, cnp.NPY_CORDER),
             "score": int(self._score),
             "suns": int(game.result()["suns"]) if over else 0,
             "illegal_action": False,
         }
         return obs, self._score - before, over, False, info
+
+
+cdef class ParallelCore:
+    """The per-move half of the PettingZoo parallel environment, compiled: ``step()``,
+    ``sample_legal()`` and the making of every agent's view. ``glade.rl.parallel.GladeParallelEnv``
+    derives from this class (and from PettingZoo's turn-based conversion); its AEC environment
+    (an ``AECCore``) plays the move and does every refusal, so both paths behave the same."""
+
+    cdef public object aec_env, _views, _legal_of
+
+    def _observe_all(self):
+        """Every live agent's view (fresh arrays); the acting agent's legal moves are left in
+        the AEC environment for its next step, as its own ``last()`` leaves them."""
+        cdef AECCore env = <AECCore?>self.aec_env
+        game = env.game
+        seats = env._seat
+        cdef Py_ssize_t n = env._n_actions
+        cdef int seat
+        views = {}
+        legal_of = {}
+        kernel_obj = env._kernel
+        normaliser = env._normaliser
+        cdef Kernel kernel
+        if isinstance(kernel_obj, Kernel):
+            kernel = <Kernel>kernel_obj
+            low = None if normaliser is None else normaliser.low
+            scale = None if normaliser is None else normaliser.scale
+            for agent in env.agents:
+                seat = seats[agent]
+                obs = _fresh_view(kernel, seat, low, scale)
+                legal = game.legal_action_ids(seat)
+                views[agent] = {"observation": obs, "action_mask": _mask_of(legal, n)}
+                legal_of[agent] = legal
+        else:  # the encoder's Python path (compiled=False)
+            seat_view = env._seat_view
+            for agent in env.agents:
+                legal, view = seat_view(kernel_obj, game, seats[agent], n)
+                if normaliser is not None:
+                    view["observation"] = normaliser(view["observation"])
+                views[agent] = view
+                legal_of[agent] = legal
+        active = env.agent_selection
+        legal = legal_of.get(active)
+        if legal is not None:
+            env._legal = legal
+            env._legal_seat = seats[active]
+        self._views = views
+        self._legal_of = legal_of
+        return views
+
+    def step(self, actions):
+        """PettingZoo's turn-based parallel step (see GladeParallelEnv)."""
+        cdef AECCore env = <AECCore?>self.aec_env
+        if not self.agents:
+            return {}, {}, {}, {}, {}
+        env.step(actions[env.agent_selection])
+        rewards = dict(env.rewards)
+        terminations = dict(env.terminations)
+        truncations = dict(env.truncations)
+        infos = {}
+        for agent, info in env.infos.items():  # copies: the AEC env's stay as they are
+            infos[agent] = dict(info)
+        observations = self._observe_all()
+        while env.agents:  # the game is over: every agent leaves by PettingZoo's dead steps
+            agent = env.agent_selection
+            if env.terminations[agent] or env.truncations[agent]:
+                env.step(None)
+            else:
+                break
+        active = env.agent_selection
+        for agent in env.agents:
+            infos[agent]["active_agent"] = active
+        self.agents = env.agents
+        return observations, rewards, terminations, truncations, infos
+
+    def sample_legal(self, agent, observation):
+        """A uniformly random legal action for ``agent`` (see GladeParallelEnv)."""
+        cdef AECCore env
+        cdef double r
+        legal = self._legal_of.get(agent)
+        if legal is not None and observation is self._views.get(agent):
+            env = <AECCore?>self.aec_env
+            if agent != env.agent_selection or not legal:
+                return 0
+            r = env._sampler.random()
+            return legal[<Py_ssize_t>(r * len(legal))]
+        return self._full_sample_legal(agent, observation)
 
 
 def fill_masks(signed char[:, ::1] masks, list legal):

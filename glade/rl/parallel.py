@@ -17,15 +17,40 @@ from the first observation on.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
+from . import kernels
 from .aec import GladeAECEnv
 
 
-class GladeParallelEnv(turn_based_aec_to_parallel_wrapper):
+class _PythonCore:
+    """``step``, ``sample_legal`` and the views when the compiled module is not built (the
+    compiled ``ParallelCore`` does the same in one pass)."""
+
+    def step(self, actions: dict[str, Any]) -> tuple[Any, ...]:
+        out: tuple[Any, ...] = self._full_step(actions)  # type: ignore[attr-defined]
+        return out
+
+    def sample_legal(self, agent: str, observation: dict[str, np.ndarray]) -> int:
+        out: int = self._full_sample_legal(agent, observation)  # type: ignore[attr-defined]
+        return out
+
+    def _observe_all(self) -> dict[str, dict[str, np.ndarray]]:
+        out: dict[str, dict[str, np.ndarray]] = self._full_observe_all()  # type: ignore[attr-defined]
+        return out
+
+
+# (an if statement, not a conditional expression: mypy takes a base class from a plain name)
+if TYPE_CHECKING or not kernels.COMPILED:  # noqa: SIM108
+    _Core = _PythonCore
+else:
+    _Core = kernels.compiled_module().ParallelCore
+
+
+class GladeParallelEnv(_Core, turn_based_aec_to_parallel_wrapper):
     """The turn-based parallel view of a :class:`GladeAECEnv`.
 
     ``reset`` and ``step`` give what PettingZoo's ``turn_based_aec_to_parallel`` gives (the
@@ -38,7 +63,7 @@ class GladeParallelEnv(turn_based_aec_to_parallel_wrapper):
         self._views: dict[str, dict[str, np.ndarray]] = {}
         self._legal_of: dict[str, list[int]] = {}
 
-    def _observe_all(self) -> dict[str, dict[str, np.ndarray]]:
+    def _full_observe_all(self) -> dict[str, dict[str, np.ndarray]]:
         """Every live agent's view (fresh arrays); the acting agent's legal moves are left in
         the AEC environment for its next step, as its own ``last()`` leaves them."""
         env: GladeAECEnv = self.aec_env
@@ -72,7 +97,8 @@ class GladeParallelEnv(turn_based_aec_to_parallel_wrapper):
         infos = {a: {**info, "active_agent": active} for a, info in env.infos.items()}
         return observations, infos
 
-    def step(self, actions: dict[str, Any]) -> tuple[Any, ...]:
+    def _full_step(self, actions: dict[str, Any]) -> tuple[Any, ...]:
+        """PettingZoo's turn-based parallel step: ``step()``, compiled in ``ParallelCore``."""
         env: GladeAECEnv = self.aec_env
         if not self.agents:
             return {}, {}, {}, {}, {}
@@ -81,7 +107,7 @@ class GladeParallelEnv(turn_based_aec_to_parallel_wrapper):
         terminations = dict(env.terminations)
         truncations = dict(env.truncations)
         infos = {a: dict(info) for a, info in env.infos.items()}  # the AEC env's stay as they are
-        observations = self._observe_all()
+        observations = self._full_observe_all()
         while env.agents:  # the game is over: every agent leaves by PettingZoo's dead steps
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
@@ -94,8 +120,8 @@ class GladeParallelEnv(turn_based_aec_to_parallel_wrapper):
         self.agents = env.agents
         return observations, rewards, terminations, truncations, infos
 
-    def sample_legal(self, agent: str, observation: dict[str, np.ndarray]) -> int:
-        """A uniformly random legal action for ``agent``; 0 when it is not the agent's turn (the
+    def _full_sample_legal(self, agent: str, observation: dict[str, np.ndarray]) -> int:
+        """``sample_legal(agent, observation)``: a uniformly random legal action for ``agent``; 0 when it is not the agent's turn (the
         conversion ignores that action). For the observation the last ``reset``/``step`` gave the
         agent it draws from the legal moves listed when it was made, without reading the mask;
         for any other observation, from its mask."""

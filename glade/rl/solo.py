@@ -47,6 +47,11 @@ class _PythonCore:
         out = self._full_step(action)  # type: ignore[attr-defined]
         return out
 
+    def sample_legal(self) -> int:
+        """A uniformly random legal move (see ``HarmoniesSoloEnv._full_sample_legal``)."""
+        out: int = self._full_sample_legal()  # type: ignore[attr-defined]
+        return out
+
 
 # (an if statement, not a conditional expression: mypy takes a base class from a plain name)
 if TYPE_CHECKING or not kernels.COMPILED:  # noqa: SIM108
@@ -77,6 +82,9 @@ class HarmoniesSoloEnv(_Core, gymnasium.Env[np.ndarray, Any]):
         self.illegal_action = illegal_action
         self.normalize = check_flag("normalize", normalize)
         self._normaliser = Normaliser(self.encoder) if self.normalize else None
+        # the compiled step() normalises with the same bounds and arithmetic as the Normaliser
+        self._norm_low = None if self._normaliser is None else self._normaliser.low
+        self._norm_scale = None if self._normaliser is None else self._normaliser.scale
         self.observation_space = observation_box(self.encoder, self.normalize)
         self.action_space = spaces.Discrete(self.encoder.n_actions)
         self._total = self.encoder.segment("board[me].score").stop - 1
@@ -107,9 +115,9 @@ class HarmoniesSoloEnv(_Core, gymnasium.Env[np.ndarray, Any]):
             raise RuntimeError("call reset() before action_masks()")
         return self._mask.view(bool).copy()  # the mask holds only 0 and 1
 
-    def sample_legal(self) -> int:
+    def _full_sample_legal(self) -> int:
         """A uniformly random legal move, from the environment's own generator (``reset(seed)``
-        seeds it)."""
+        seeds it): ``sample_legal()``, compiled in ``SoloCore`` for the usual case."""
         if self.game is None:
             raise RuntimeError("call reset() before sample_legal()")
         legal = self._legal

@@ -166,3 +166,37 @@ def test_maskable_ppo_example_runs_against_greedy_in_2p(
     assert re.search(r"trained \d+ moves", out) and "2p against greedy" in out
     assert re.search(r"trained\s+\d+\.\d", out) and re.search(r"greedy\s+\d+\.\d", out)
     assert glade.rl.OpponentsEnv is OpponentsEnv
+
+
+def test_maskable_ppo_example_resumes_a_saved_run(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    example = load_example()
+    model_path, curve_csv = tmp_path / "solo.zip", tmp_path / "solo.csv"
+    small = ["--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--eval-games", "1"]
+    files = ["--csv", str(curve_csv), "--save", str(model_path)]
+    assert example.main(["--timesteps", "640", *small, *files]) == 0
+    first = example.read_csv(curve_csv)
+    first_model = example.MaskablePPO.load(model_path)
+    done = first_model.num_timesteps
+    assert done >= 640 and first and first[-1][0] <= done
+    capsys.readouterr()
+    assert example.main(["--resume", str(model_path), "--timesteps", "256", *small, *files]) == 0
+    out = capsys.readouterr().out
+    both = example.read_csv(curve_csv)
+    assert both[: len(first)] == first  # the earlier episodes are kept, in order
+    later = both[len(first) :]
+    assert later, "the resumed run finished no episode"
+    # moves and seconds go on from where the first run ended
+    assert all(p[0] > done and p[1] >= first[-1][1] for p in later)
+    assert [p[0] for p in both] == sorted(p[0] for p in both)
+    resumed = example.MaskablePPO.load(model_path)
+    assert resumed.num_timesteps >= done + 256
+    assert f"trained {resumed.num_timesteps} moves, {len(both)} games" in out
+    # the saved weights went on training from the first run's, not from a fresh policy
+    weights = first_model.policy.state_dict()
+    assert any(
+        not np.array_equal(weights[k].numpy(), v.numpy())
+        for k, v in resumed.policy.state_dict().items()
+    )
+    assert resumed.n_steps == 64 and resumed.batch_size == 64
