@@ -9,7 +9,11 @@ candidate the evaluation is the mean over the samples of
 - every seat's projected final score (Harmonies: points; Living Forest: trees + fires + flowers,
   with the three counts kept apart in ``detail``);
 - every seat's win value: Harmonies, the share of samples in which the seat's projected score is
-  the highest (ties shared); Living Forest, the share of samples the seat won (ties shared).
+  the highest (ties shared); Living Forest, the share of samples the seat won (ties shared),
+  counting ``WIN_PRIOR`` (2) more samples shared evenly: with n samples a seat that won w of
+  them is given (w + 2/players) / (n + 2), so a few samples never claim a certain win or loss
+  (12 samples: 13/14 at most, for 2 players) and a hint under a short time budget (2 or 3
+  samples) does not say 100%.
 
 Living Forest play-outs run to the end of the game (``evaluation_adapter``: the search adapter
 with ``TO_THE_END``), so its counts and win chance are final ones; the ``mcts`` bot's own search
@@ -38,6 +42,9 @@ from .mcts import adapter_for, win_share
 SAMPLES = {"harmonies": 6, "living-forest": 12}
 CANDIDATES = {"harmonies": 6, "living-forest": 6}
 TIMED_MIN = 2  # samples played at least under a time budget
+# Living Forest: the win chance counts this many extra samples, each shared evenly by the seats
+# (see the module docstring)
+WIN_PRIOR = {"living-forest": 2.0}
 
 
 @dataclass
@@ -160,13 +167,14 @@ def evaluate_moves(
                     counts = game.counts(s)  # type: ignore[attr-defined]
                     for k in range(3):
                         detail[i][s][k] += counts[k]
+    prior = WIN_PRIOR.get(state.game_name, 0.0)
     out = []
     for i, move in enumerate(moves):
         out.append(
             MoveEval(
                 move=move,
                 scores=[x / m for x in sums[i]],
-                wins=[x / m for x in wins[i]],
+                wins=[(x + prior / players) / (m + prior) for x in wins[i]],
                 detail=[[x / m for x in d] for d in detail[i]] if lf else [],
                 samples=m,
             )
@@ -205,6 +213,7 @@ __all__ = [
     "MoveEval",
     "SAMPLES",
     "TIMED_MIN",
+    "WIN_PRIOR",
     "candidates",
     "evaluate_moves",
     "evaluation_adapter",

@@ -11,6 +11,7 @@ from glade.bots import Budget, make_bot
 from glade.bots.evaluation import (
     SAMPLES,
     TIMED_MIN,
+    WIN_PRIOR,
     candidates,
     evaluate_moves,
     evaluation_adapter,
@@ -171,8 +172,11 @@ def test_living_forest_evaluation_plays_to_the_end_of_the_game() -> None:
     assert not early.is_over  # the mcts bot's play-outs are unchanged: they stop early
     n = 4
     for e in evaluate_moves(g, s, candidates(g, s)[:2], samples=n, seed=3):
-        # every sample is a finished game: each seat won it (1), shared it (1/2) or lost it (0)
-        assert all(abs(w * 2 * n - round(w * 2 * n)) < 1e-9 for w in e.wins), e.wins
+        # every sample is a finished game: each seat won it (1), shared it (1/2) or lost it (0);
+        # the win chance counts WIN_PRIOR more samples shared evenly (1/2 each)
+        prior = WIN_PRIOR["living-forest"]
+        won = [w * (n + prior) - prior / 2 for w in e.wins]
+        assert all(abs(x * 2 - round(x * 2)) < 1e-9 for x in won), e.wins
         assert abs(sum(e.wins) - 1) < 1e-9
         # a finished game has a spirit with 12 of a kind in every sample, so the best seat's
         # best expected count is at least 6 (early in the next round it is far below)
