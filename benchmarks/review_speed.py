@@ -2,7 +2,8 @@
 
     python benchmarks/review_speed.py [--games N] [--samples S]
 
-Prints the CPU seconds (process time: one core) of each review and the load average.
+Prints the CPU seconds (process time: one core) of each review, the load average, and how
+many decisions got each mark (both greedy players: read it as the marks' noise floor).
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ def main() -> None:
                 f"wall {wall:.1f} s, load {os.getloadavg()[0]:.1f}",
                 flush=True,
             )
+            marks = {m: sum(x["marks"][m] for x in r["summary"]) for m in r["summary"][0]["marks"]}
+            accuracy = [x["accuracy"] for x in r["summary"]]
+            print(f"  marks {marks}, accuracy {accuracy}", flush=True)
 
 
 if __name__ == "__main__":

@@ -9,8 +9,16 @@ candidate the evaluation is the mean over the samples of
 - every seat's projected final score (Harmonies: points; Living Forest: trees + fires + flowers,
   with the three counts kept apart in ``detail``);
 - every seat's win value: Harmonies, the share of samples in which the seat's projected score is
-  the highest (ties shared); Living Forest, the adapter's win value (1/0 for a finished game,
-  the greedy evaluation's lead as a chance otherwise).
+  the highest (ties shared); Living Forest, the share of samples the seat won (ties shared),
+  counting ``WIN_PRIOR`` (2) more samples shared evenly: with n samples a seat that won w of
+  them is given (w + 2/players) / (n + 2), so a few samples never claim a certain win or loss
+  (12 samples: 13/14 at most, for 2 players) and a hint under a short time budget (2 or 3
+  samples) does not say 100%.
+
+Living Forest play-outs run to the end of the game (``evaluation_adapter``: the search adapter
+with ``TO_THE_END``), so its counts and win chance are final ones; the ``mcts`` bot's own search
+keeps its shorter play-outs (to the end of the next round). Harmonies play-outs are the search
+adapter's (a few turns, then the board's projection of its final score).
 
 The number a candidate is ranked by (``key``) is the one shown for it: Harmonies, the seat's
 expected final score; Living Forest, its win chance (the game is won by a race, not by points).
@@ -21,17 +29,22 @@ same luck, so "points lost" by a move is much less noisy than either evaluation 
 from __future__ import annotations
 
 import random
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from glade.core import Game
 
-from .adapter import Move
+from .adapter import Adapter, Move
 from .mcts import adapter_for, win_share
 
 # samples per evaluation (each plays every candidate once) and candidates per position
 SAMPLES = {"harmonies": 6, "living-forest": 12}
 CANDIDATES = {"harmonies": 6, "living-forest": 6}
+TIMED_MIN = 2  # samples played at least under a time budget
+# Living Forest: the win chance counts this many extra samples, each shared evenly by the seats
+# (see the module docstring)
+WIN_PRIOR = {"living-forest": 2.0}
 
 
 @dataclass
@@ -57,6 +70,15 @@ class MoveEval:
         if self.detail:
             out["detail"] = [[round(x, 2) for x in d] for d in self.detail]
         return out
+
+
+def evaluation_adapter(state: Game) -> Adapter:
+    """The adapter whose play-outs the evaluation uses (see the module docstring)."""
+    if state.game_name == "living-forest":
+        from .living_forest_search import TO_THE_END, LivingForestAdapter
+
+        return LivingForestAdapter(rounds_ahead=TO_THE_END)
+    return adapter_for(state)
 
 
 def candidates(state: Game, seat: int, limit: int | None = None) -> list[Move]:
@@ -100,13 +122,22 @@ def phase_candidates(state: Game, seat: int, limit: int | None = None) -> list[M
 
 
 def evaluate_moves(
-    state: Game, seat: int, moves: list[Move], samples: int | None = None, seed: int = 0
+    state: Game,
+    seat: int,
+    moves: list[Move],
+    samples: int | None = None,
+    seed: int = 0,
+    seconds: float | None = None,
 ) -> list[MoveEval]:
     """Each of ``moves`` (made now by ``seat``) evaluated on the same re-dealt samples.
 
-    Reads only what ``seat`` may know: every sample is dealt by ``Game.resample_hidden`` from ``seed``.
+    ``samples`` (default ``SAMPLES``) is the number of samples; with ``seconds``, it is a cap:
+    no sample is started once ``seconds`` of wall-clock time have passed, after at least
+    ``TIMED_MIN`` of them (so the result then depends on the machine's speed). Reads only what
+    ``seat`` may know: every sample is dealt by ``Game.resample_hidden`` from ``seed``.
     """
-    adapter = adapter_for(state)
+    start = time.perf_counter()
+    adapter = evaluation_adapter(state)
     n = samples if samples is not None else SAMPLES.get(state.game_name, 8)
     rng = random.Random(seed)
     players = state.num_players
@@ -114,7 +145,11 @@ def evaluate_moves(
     sums = [[0.0] * players for _ in moves]
     wins = [[0.0] * players for _ in moves]
     detail = [[[0.0, 0.0, 0.0] for _ in range(players)] for _ in moves]
+    m = 0
     for _ in range(max(1, n)):
+        if seconds is not None and m >= TIMED_MIN and time.perf_counter() - start >= seconds:
+            break
+        m += 1
         sample = state.resample_hidden(seat, rng)
         play_seed = rng.getrandbits(64)
         for i, move in enumerate(moves):
@@ -132,14 +167,14 @@ def evaluate_moves(
                     counts = game.counts(s)  # type: ignore[attr-defined]
                     for k in range(3):
                         detail[i][s][k] += counts[k]
-    m = max(1, n)
+    prior = WIN_PRIOR.get(state.game_name, 0.0)
     out = []
     for i, move in enumerate(moves):
         out.append(
             MoveEval(
                 move=move,
                 scores=[x / m for x in sums[i]],
-                wins=[x / m for x in wins[i]],
+                wins=[(x + prior / players) / (m + prior) for x in wins[i]],
                 detail=[[x / m for x in d] for d in detail[i]] if lf else [],
                 samples=m,
             )
@@ -177,8 +212,11 @@ __all__ = [
     "CANDIDATES",
     "MoveEval",
     "SAMPLES",
+    "TIMED_MIN",
+    "WIN_PRIOR",
     "candidates",
     "evaluate_moves",
+    "evaluation_adapter",
     "phase_candidates",
     "rank",
     "win_meaningful",

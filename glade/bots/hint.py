@@ -29,7 +29,9 @@ def hint(
     hints are ranked by ``win`` (always given there). A Harmonies ``win`` is None in a solo game
     and before the win chance means something (``evaluation.win_meaningful``). Both numbers are
     None when only one move is possible (nothing is evaluated). ``budget.iterations``, when
-    given, is the number of samples. Reads only what ``seat`` may know.
+    given, is the number of samples; ``budget.seconds``, when given, caps the wall-clock time
+    (``evaluate_moves``: no sample starts after it, at least ``TIMED_MIN`` are played). Reads
+    only what ``seat`` may know.
     """
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.num_players:
         raise BadInput(f"there is no seat {seat!r} in this game")
@@ -46,7 +48,8 @@ def hint(
         acts = [table[c].to_json() for c in moves[0]]
         return [{"actions": acts, "text": describe(acts), "score": None, "win": None}]
     samples = (budget or DEFAULT).iterations
-    evals = rank(state, seat, evaluate_moves(state, seat, moves, samples, seed))
+    seconds = (budget or DEFAULT).seconds
+    evals = rank(state, seat, evaluate_moves(state, seat, moves, samples, seed, seconds))
     show_win = lf or win_meaningful(state)
     out = []
     for e in evals[:top]:

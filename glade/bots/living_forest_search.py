@@ -10,9 +10,11 @@ from that same sample with that same seed, so the differences between candidates
 on the same luck. The greedy bot's own step (the anchor) is kept unless another step beats it
 by a clear, statistically significant margin on those paired samples.
 
-A play-out runs to the end of the round after the current one (or to the game's end); a finished
-game is worth 1 to a sole winner, 0 to a loser, shared on a tie; an unfinished one is scored by
-the greedy evaluation, as a win chance from the gap to the best other spirit.
+A play-out of the search runs to the end of the round after the current one (or to the game's
+end); a finished game is worth 1 to a sole winner, 0 to a loser, shared on a tie; an unfinished
+one is scored by the greedy evaluation, as a win chance from the gap to the best other spirit.
+The shared evaluation of hints and reviews uses the same adapter with ``TO_THE_END``: its
+play-outs always finish the game, so its counts and win chance are final ones.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from .adapter import Adapter, Move, Outcome, Ranked
 from .living_forest_greedy import LivingForestGreedy, evaluate
 
 ROUNDS_AHEAD = 1  # play-outs stop when this many rounds after the current one are done
+TO_THE_END = 10_000  # a ``rounds_ahead`` no game reaches: the play-out runs to the game's end
 SCALE = 6.0  # evaluation points that make a clear lead
 MAX_STEPS = 4000
 ANCHOR_MARGIN = 0.02  # mean value by which a step must beat the greedy step to replace it
@@ -225,4 +228,11 @@ class LivingForestAdapter(Adapter):
         return mean > ANCHOR_Z * se
 
 
-__all__ = ["LivingForestAdapter", "SamplePolicy", "final_values", "leaf_values", "play_out"]
+__all__ = [
+    "LivingForestAdapter",
+    "SamplePolicy",
+    "TO_THE_END",
+    "final_values",
+    "leaf_values",
+    "play_out",
+]

@@ -7,9 +7,18 @@ import random
 import pytest
 
 import glade
-from glade.bots import make_bot
-from glade.bots.evaluation import candidates, evaluate_moves, rank
+from glade.bots import Budget, make_bot
+from glade.bots.evaluation import (
+    SAMPLES,
+    TIMED_MIN,
+    WIN_PRIOR,
+    candidates,
+    evaluate_moves,
+    evaluation_adapter,
+    rank,
+)
 from glade.bots.hint import hint
+from glade.bots.mcts import adapter_for
 from glade.bots.review import Decision, decisions, mark_for, review, review_decisions
 from glade.core import BadInput, Game
 
@@ -143,6 +152,51 @@ def test_living_forest_review_covers_draws_and_actions() -> None:
     assert all(t["mark"] in ("best", "good", "inaccuracy", "mistake", "blunder") for t in out)
     assert all(0 <= w <= 1 for t in out for w in t["after"]["wins"])
     assert all(len(t["after"]["detail"][0]) == 3 for t in out)
+
+
+def test_living_forest_evaluation_plays_to_the_end_of_the_game() -> None:
+    # early in a game (round 1): the counts and win chance must be final ones, not those of the
+    # end of the next round where the search bot's own play-outs stop
+    g = glade.new_game("living-forest", seed=15, players=2)
+    s = g.to_act[0]
+    while len(g.legal_action_ids(s)) < 2:
+        g.apply(s, g.legal_actions(s)[0])
+        s = g.to_act[0]
+    assert g.round == 1  # type: ignore[attr-defined]
+    sample = g.resample_hidden(s, random.Random(1))
+    evaluation_adapter(g).rollout(sample, s, random.Random(2))
+    assert sample.is_over
+    search = adapter_for(g)
+    early = g.resample_hidden(s, random.Random(1))
+    search.rollout(early, s, random.Random(2))
+    assert not early.is_over  # the mcts bot's play-outs are unchanged: they stop early
+    n = 4
+    for e in evaluate_moves(g, s, candidates(g, s)[:2], samples=n, seed=3):
+        # every sample is a finished game: each seat won it (1), shared it (1/2) or lost it (0);
+        # the win chance counts WIN_PRIOR more samples shared evenly (1/2 each)
+        prior = WIN_PRIOR["living-forest"]
+        won = [w * (n + prior) - prior / 2 for w in e.wins]
+        assert all(abs(x * 2 - round(x * 2)) < 1e-9 for x in won), e.wins
+        assert abs(sum(e.wins) - 1) < 1e-9
+        # a finished game has a spirit with 12 of a kind in every sample, so the best seat's
+        # best expected count is at least 6 (early in the next round it is far below)
+        assert max(max(d) for d in e.detail) >= 6, e.detail
+        assert all(abs(sc - sum(d)) < 1e-9 for sc, d in zip(e.scores, e.detail, strict=True))
+
+
+def test_a_time_budget_caps_the_samples() -> None:
+    g = glade.new_game("living-forest", seed=16, players=2)
+    s = g.to_act[0]
+    while len(g.legal_action_ids(s)) < 2:
+        g.apply(s, g.legal_actions(s)[0])
+        s = g.to_act[0]
+    moves = candidates(g, s)[:2]
+    assert {e.samples for e in evaluate_moves(g, s, moves, seed=1)} == {SAMPLES["living-forest"]}
+    timed = evaluate_moves(g, s, moves, seed=1, seconds=0.0)
+    assert {e.samples for e in timed} == {TIMED_MIN}
+    # the samples it did play are the first ones of the untimed evaluation
+    assert timed[0].wins == evaluate_moves(g, s, moves, TIMED_MIN, seed=1)[0].wins
+    assert hint(g, s, Budget(seconds=0.0), top=2)[0]["win"] is not None
 
 
 def test_marks_follow_the_thresholds() -> None:
