@@ -152,21 +152,23 @@ def run(args: argparse.Namespace) -> int:
             best,
         )
     console.print(table)
+    # one column per player, one row per figure: fits a narrow terminal with four players
     summary = Table(title=lang.t("review.summary"))
-    for col in ("seat", "decisions", "average", "accuracy"):
-        summary.add_column(lang.t(f"review.col.{col}", unit=unit))
-    marks = ("best", "good", "inaccuracy", "mistake", "blunder")
-    for m in marks:
-        summary.add_column(lang.t(f"review.mark.{m}"))
+    summary.add_column("")
     for s in result["summary"]:
-        m = s["marks"]
-        summary.add_row(
-            lang.t("review.seatN", n=s["seat"] + 1),
-            str(s["decisions"]),
-            f"{s['average_loss']:.2f}",
-            f"{s['accuracy']:.1f}",
-            *(str(m[k]) for k in marks),
-        )
+        summary.add_column(lang.t("review.seatN", n=s["seat"] + 1), justify="right")
+    rows: list[tuple[str, list[str]]] = [
+        (lang.t("review.col.decisions"), [str(s["decisions"]) for s in result["summary"]]),
+        (
+            lang.t("review.col.average", unit=unit),
+            [f"{s['average_loss']:.2f}" for s in result["summary"]],
+        ),
+        (lang.t("review.col.accuracy"), [f"{s['accuracy']:.1f}" for s in result["summary"]]),
+    ]
+    for m in ("best", "good", "inaccuracy", "mistake", "blunder"):
+        rows.append((lang.t(f"review.mark.{m}"), [str(s["marks"][m]) for s in result["summary"]]))
+    for label, cells in rows:
+        summary.add_row(label, *cells)
     console.print(summary)
     if args.json_out:
         text = json.dumps(result, indent=1)

@@ -16,6 +16,15 @@ from .evaluation import candidates, evaluate_moves, rank, win_meaningful
 from .words import describe
 
 DEFAULT = Budget(iterations=None)
+# a hint's default wall-clock time, per game. Living Forest samples are played to the end of the
+# game (about 0.05 s of CPU per candidate and sample), so it needs longer than Harmonies for the
+# samples that give its win chance a meaning: at 1 s a loaded server gave it 2 samples (25/50/75 %)
+HINT_SECONDS: dict[str, float] = {"harmonies": 1.0, "living-forest": 3.0}
+
+
+def hint_seconds(game: str) -> float:
+    """How long a hint for ``game`` may take by default (the server's and the terminal's)."""
+    return HINT_SECONDS.get(game, 1.0)
 
 
 def hint(
@@ -72,4 +81,4 @@ def hint(
     return out
 
 
-__all__ = ["hint"]
+__all__ = ["HINT_SECONDS", "hint", "hint_seconds"]

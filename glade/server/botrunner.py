@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import glade
 from glade.bots import Budget, make_bot, thinking_seconds
+from glade.bots.hint import hint_seconds
 
 from .config import Settings
 from .errors import ApiError
@@ -195,11 +196,12 @@ class BotRunner:
                 raise ApiError(409, "it is not your turn, so there is nothing to suggest yet")
             snapshot = room.state.to_json()
             version = room.version
+            game = room.state.game_name
         if self._hints_by_client.get(client, 0) >= self.settings.hints_per_client:
             raise ApiError(429, "your last hint is still being worked out; wait for it first")
         if self._hints_running >= self.settings.hint_queue:
             raise ApiError(503, "the server is busy working out other hints; try again shortly")
-        seconds = self.settings.hint_seconds or min(self.settings.bot_seconds, 2.0)
+        seconds = self.settings.hint_seconds or hint_seconds(game)
         # the queue ahead of this hint, plus its own time and a margin
         waves = 1 + self._hints_running // max(1, self.settings.hint_workers)
         timeout = 2.0 + 2.0 * seconds * waves

@@ -343,10 +343,13 @@ def hint_lines(client: Client, seat: int) -> list[str]:
 
         hint = glade.hint
         from glade.bots import Budget
+        from glade.bots.hint import hint_seconds
     except ImportError:
         return [lang.t("hint.unavailable")]
     try:
-        ranked = hint(client.game, seat, Budget(iterations=40))
+        # up to 40 samples, and never more than a few seconds at the prompt
+        budget = Budget(iterations=40, seconds=max(3.0, hint_seconds(client.game.game_name)))
+        ranked = hint(client.game, seat, budget)
     except BadInput as exc:
         return [lang.t("hint.none", why=client.refusal(exc))]
     if not ranked:
