@@ -235,3 +235,19 @@ def test_the_two_spirit_offers_are_valued_apart() -> None:
         assert len(evals) == 2
         apart += abs(evals[0].scores[s] - evals[1].scores[s]) > 0.1
     assert apart == 3
+
+
+def test_a_harmonies_win_chance_counts_its_prior_samples() -> None:
+    # six samples' raw share 0..1 is shown as (6·w + k/2) / (6 + k): never 0% or 100%
+    g = glade.new_game("harmonies", seed=21, players=2)
+    s = g.to_act[0]
+    prior = WIN_PRIOR["harmonies"]
+    n = SAMPLES["harmonies"]
+    evals = evaluate_moves(g, s, candidates(g, s)[:3], seed=4)
+    for e in evals:
+        assert abs(sum(e.wins) - 1) < 1e-9
+        raw = [w * (n + prior) - prior / 2 for w in e.wins]  # sum of the samples' shares
+        assert all(-1e-9 <= x <= n + 1e-9 for x in raw), e.wins
+        assert all(x * 2 == pytest.approx(round(x * 2)) for x in raw), e.wins
+        low = (prior / 2) / (n + prior)
+        assert all(low - 1e-9 <= w <= 1 - low + 1e-9 for w in e.wins)
