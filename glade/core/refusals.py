@@ -33,6 +33,7 @@ CATALOGUE_MODULES: tuple[str, ...] = (
     "glade.core.refusals:CORE",
     "glade.harmonies.refusals:REFUSALS",
     "glade.living_forest.refusals:REFUSALS",
+    "glade.server.refusals:SERVER",
 )
 
 
@@ -55,7 +56,9 @@ def markdown() -> str:
         "# Refusal codes",
         "",
         "Every refusal (`IllegalAction`, `BadInput`) carries a stable `code` and `params` beside the",
-        "English sentence; the server's 422 answers include both, and the clients translate from them.",
+        "English sentence; the server's answers include both (its 422s, and its own refusals of the",
+        "`server` section: accounts, seats, clocks, chat, hints, ratings), and the clients translate",
+        "from them.",
         "This file is generated from the catalogues (`python -m glade.core.refusals > docs/refusals.md`);",
         "a test fails when it is out of date.",
         "",

@@ -38,6 +38,7 @@ from .models import (
     SeatKeys,
     name_key,
 )
+from .refusals import refuse
 from .storage import StorageConflict, StorageError
 from .tables import Room, Tables, hash_token
 
@@ -69,9 +70,6 @@ def _dummy_hash() -> str:
     return found
 
 
-NOT_LOGGED_IN = "you are not logged in (or your session has ended); log in again"
-WRONG = "the user name or the password is wrong"
-
 SeatToken = Annotated[
     str | None,
     Header(description="Bearer <invite token or seat credential>; leave out to take an open seat"),
@@ -101,9 +99,7 @@ async def _write(future: Any) -> None:
     except StorageConflict:
         raise
     except StorageError:
-        raise ApiError(
-            503, "the account could not be saved, so nothing changed; try again"
-        ) from None
+        raise refuse(503, "server.account.unsaved") from None
 
 
 def _address(request: Request) -> str:
@@ -141,11 +137,7 @@ def check_csrf(request: Request, session: Session) -> None:
         return
     sent = request.headers.get(CSRF_HEADER, "")
     if not hmac.compare_digest(sent.encode("utf-8", "replace"), session.csrf.encode()):
-        raise ApiError(
-            403,
-            f"this request needs your session's CSRF token in the {CSRF_HEADER} header; "
-            "reload the page and try again",
-        )
+        raise refuse(403, "server.account.csrf")
 
 
 async def optional_account(request: Request) -> Session | None:
@@ -160,7 +152,7 @@ async def account(request: Request) -> Session:
     """Dependency: the logged-in account; 401 for a guest or an ended session."""
     session = await session_of(request)
     if session is None:
-        raise ApiError(401, NOT_LOGGED_IN)
+        raise refuse(401, "server.account.logged_out")
     check_csrf(request, session)
     return session
 
@@ -232,18 +224,10 @@ async def _check_limits(request: Request, key: str) -> None:
     since = time.time() - FAILURE_WINDOW
     count, oldest = await _wait(storage.failures_since(f"address:{_address(request)}", since))
     if count >= FAILURES_PER_ADDRESS:
-        raise ApiError(
-            429,
-            "too many refused log-ins from your address; try again in "
-            f"{_minutes(oldest, FAILURE_WINDOW)} minutes",
-        )
+        raise refuse(429, "server.account.address_locked", minutes=_minutes(oldest, FAILURE_WINDOW))
     count, oldest = await _wait(storage.failures_since(f"name:{key}", since))
     if count >= FAILURES_PER_NAME:
-        raise ApiError(
-            429,
-            "too many refused log-ins for this user name; try again in "
-            f"{_minutes(oldest, FAILURE_WINDOW)} minutes",
-        )
+        raise refuse(429, "server.account.name_locked", minutes=_minutes(oldest, FAILURE_WINDOW))
 
 
 async def _refused(request: Request, key: str) -> ApiError:
@@ -253,7 +237,7 @@ async def _refused(request: Request, key: str) -> ApiError:
             [f"name:{key}", f"address:{_address(request)}"], now
         )
     )
-    return ApiError(401, WRONG)
+    return refuse(401, "server.account.wrong")
 
 
 # ---------------------------------------------------------------------- the routes
@@ -284,23 +268,17 @@ async def signup(body: Credentials, request: Request) -> Any:
     address = f"signup:{_address(request)}"
     count, oldest = await _wait(storage.failures_since(address, now - SIGNUP_WINDOW))
     if count >= SIGNUPS_PER_ADDRESS:
-        raise ApiError(
-            429,
-            "too many accounts were made from your address; try again in "
-            f"{_minutes(oldest, SIGNUP_WINDOW)} minutes",
-        )
+        raise refuse(429, "server.account.signups", minutes=_minutes(oldest, SIGNUP_WINDOW))
     key = name_key(body.name)
-    taken = (
-        f"the user name {body.name!r} is taken (names are compared without case); choose another"
-    )
+    taken = refuse(409, "server.account.taken", user=body.name)
     if await _wait(storage.user_by_key(key)) is not None:
-        raise ApiError(409, taken)
+        raise taken
     user_id = secrets.token_urlsafe(12)
     password_hash = await _hash(body.password)
     try:
         await _write(storage.add_user(user_id, body.name, key, password_hash, now))
     except StorageConflict:
-        raise ApiError(409, taken) from None
+        raise taken from None
     await _write(storage.record_failure([address], now))  # counts sign-ups per address
     response = await _start_session(request, user_id, body.name)
     response.status_code = 201
@@ -366,7 +344,7 @@ async def change_password(
     current = await _wait(storage.password_hash_of(session.user_id))
     if current is None or not await _verify(current, body.old):
         await _refused(request, key)
-        raise ApiError(403, "the current password is wrong, so it was not changed")
+        raise refuse(403, "server.account.password_wrong")
     await _write(storage.set_password(session.user_id, await _hash(body.new)))
     others = [s for s in await _wait(storage.sessions_of(session.user_id)) if s != session.id]
     if others:

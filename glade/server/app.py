@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from glade.bots import LEVEL_TIME
+from glade.core.errors import Refusal
 
 from .accesslog import AccessLog
 from .accounts import router as accounts_router
@@ -41,6 +42,7 @@ from .models import (
 )
 from .ratings import check_rated_creator
 from .ratings import router as ratings_router
+from .refusals import refuse
 from .review import router as review_router
 from .social import router as social_router
 from .storage import Storage
@@ -328,6 +330,14 @@ def _validation_sentence(exc: RequestValidationError) -> tuple[int, str]:
     return 422, f"the request body is not valid: {message[0].lower()}{message[1:]}"
 
 
+def _validation_refusal(exc: RequestValidationError) -> Refusal | None:
+    """The coded refusal behind the first problem, when one of our validators raised it."""
+    errors = exc.errors()
+    error = errors[0].get("ctx", {}).get("error") if errors else None
+    reason = error.args[0] if isinstance(error, ValueError) and error.args else None
+    return reason if isinstance(reason, Refusal) else None
+
+
 def _allowed(request: Request) -> str:
     """The methods some route takes at this path (the static files take GET and HEAD)."""
     path = request.url.path
@@ -347,7 +357,7 @@ def _bearer(authorization: str | None) -> str | None:
         return None
     scheme, _, token = authorization.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise ApiError(403, 'the Authorization header must be "Bearer <seat token>"')
+        raise refuse(403, "server.seat.bearer")
     return token.strip()
 
 
@@ -430,6 +440,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
         status, message = _validation_sentence(exc)
+        refusal = _validation_refusal(exc)
+        if refusal is not None:  # a coded check of ours (names, passwords): the page translates it
+            body = ApiError(status, message, refusal.code, refusal.params).to_json()
+            return JSONResponse(body, status_code=status)
         return _error(status, message)
 
     @app.exception_handler(StarletteHTTPException)
@@ -552,7 +566,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         room = await tables.get(game_id)
         seat = room.seat_of(_bearer(authorization))
         if seat is None:
-            raise ApiError(403, "a hint is for a player: send your seat token")
+            raise refuse(403, "server.hint.spectator")
         client = request.client.host if request.client else "unknown"
         version, moves = await tables.hint(room, seat, client)
         best = moves[0]["actions"] if moves else []

@@ -27,6 +27,7 @@ from glade.bots.hint import hint_seconds
 
 from .config import Settings
 from .errors import ApiError
+from .refusals import refuse
 
 if TYPE_CHECKING:
     from .tables import Room
@@ -191,16 +192,16 @@ class BotRunner:
         """The search bot's best moves for ``seat`` now, computed in the hint pool."""
         async with room.lock:
             if room.over:
-                raise ApiError(409, "the game is over: there is nothing left to suggest")
+                raise refuse(409, "server.hint.over")
             if seat not in room.state.to_act:
-                raise ApiError(409, "it is not your turn, so there is nothing to suggest yet")
+                raise refuse(409, "server.hint.not_turn")
             snapshot = room.state.to_json()
             version = room.version
             game = room.state.game_name
         if self._hints_by_client.get(client, 0) >= self.settings.hints_per_client:
-            raise ApiError(429, "your last hint is still being worked out; wait for it first")
+            raise refuse(429, "server.hint.pending")
         if self._hints_running >= self.settings.hint_queue:
-            raise ApiError(503, "the server is busy working out other hints; try again shortly")
+            raise refuse(503, "server.hint.busy")
         seconds = self.settings.hint_seconds or hint_seconds(game)
         # the queue ahead of this hint, plus its own time and a margin
         waves = 1 + self._hints_running // max(1, self.settings.hint_workers)
@@ -216,11 +217,11 @@ class BotRunner:
             )
         except TimeoutError:
             future.cancel()
-            raise ApiError(503, "the hint took too long to work out; try again shortly") from None
+            raise refuse(503, "server.hint.slow") from None
         except BrokenProcessPool:
             log.error("the hint workers died; new ones start with the next hint")
             self._hints = None
-            raise ApiError(503, "the hint could not be worked out; try again shortly") from None
+            raise refuse(503, "server.hint.failed") from None
         finally:
             self._hints_running -= 1
             left = self._hints_by_client.get(client, 1) - 1

@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .errors import ApiError
+from .refusals import refuse
 from .storage import StorageConflict
 
 if TYPE_CHECKING:
@@ -80,22 +81,17 @@ def clock_option(raw: dict[str, Any] | None, min_seconds: float) -> ClockSpec | 
     if raw["kind"] == "correspondence":
         days = raw.get("days")
         if days not in CORRESPONDENCE_DAYS:
-            raise ApiError(422, "a correspondence clock gives 1, 2 or 3 days per turn")
+            raise refuse(422, "server.clock.days")
         return ClockSpec("correspondence", days=int(days))
     base = raw.get("base")
     increment = raw.get("increment", 0)
     if base is None:
-        raise ApiError(422, "a real-time clock needs its base time in seconds")
+        raise refuse(422, "server.clock.no_base")
     if not min_seconds <= base <= MAX_BASE_SECONDS:
-        raise ApiError(
-            422,
-            f"a real-time clock's base time must be from {min_seconds:g} to "
-            f"{MAX_BASE_SECONDS} seconds",
-        )
+        shortest = int(min_seconds) if min_seconds == int(min_seconds) else min_seconds
+        raise refuse(422, "server.clock.base_range", min=shortest, max=MAX_BASE_SECONDS)
     if not 0 <= increment <= MAX_INCREMENT_SECONDS:
-        raise ApiError(
-            422, f"a real-time clock's increment must be from 0 to {MAX_INCREMENT_SECONDS} seconds"
-        )
+        raise refuse(422, "server.clock.increment_range", max=MAX_INCREMENT_SECONDS)
     return ClockSpec("realtime", base=float(base), increment=float(increment))
 
 

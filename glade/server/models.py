@@ -7,14 +7,16 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+from .refusals import SERVER
+
 
 def _printable(name: str) -> str:
     """A player's name: no control characters (NUL, newlines, …), no lone surrogates."""
     for ch in name:
         if unicodedata.category(ch) in ("Cc", "Cs"):
-            raise ValueError("a name may not hold control characters (such as NUL or newlines)")
+            raise ValueError(SERVER.refuse("server.name.control"))
     if not name.strip():
-        raise ValueError("a name needs a visible character")
+        raise ValueError(SERVER.refuse("server.name.blank"))
     return name
 
 
@@ -225,18 +227,16 @@ _NAME_PUNCTUATION = "_-."
 
 def _user_name(name: str) -> str:
     """An account's name: letters (any script), digits and ``_ - .``; stored in NFC."""
-    length = f"a user name is {USER_NAME_MIN} to {USER_NAME_MAX} characters long"
+    length = SERVER.refuse("server.account.name_length", min=USER_NAME_MIN, max=USER_NAME_MAX)
     if len(name) > 4 * USER_NAME_MAX:
         raise ValueError(length)
     for ch in name:
         if unicodedata.category(ch) in ("Cc", "Cs"):
-            raise ValueError("a user name may not hold control characters (such as NUL)")
+            raise ValueError(SERVER.refuse("server.account.name_control"))
     name = unicodedata.normalize("NFC", name)
     for ch in name:
         if not (unicodedata.category(ch)[0] in "LMN" or ch in _NAME_PUNCTUATION):
-            raise ValueError(
-                f"a user name may hold only letters, digits and the signs {_NAME_PUNCTUATION}"
-            )
+            raise ValueError(SERVER.refuse("server.account.name_chars"))
     if not USER_NAME_MIN <= len(name) <= USER_NAME_MAX:
         raise ValueError(length)
     return name
@@ -245,14 +245,23 @@ def _user_name(name: str) -> str:
 def _password(password: str) -> str:
     for ch in password:
         if unicodedata.category(ch) in ("Cc", "Cs"):
-            raise ValueError("a password may not hold control characters (such as NUL)")
+            raise ValueError(SERVER.refuse("server.account.password_control"))
     return password
+
+
+def _new_password(password: str) -> str:
+    """A password being set: its length checked here, so the refusal has a code."""
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise ValueError(
+            SERVER.refuse("server.account.password_length", min=PASSWORD_MIN, max=PASSWORD_MAX)
+        )
+    return _password(password)
 
 
 def _no_control(name: str) -> str:
     for ch in name:
         if unicodedata.category(ch) in ("Cc", "Cs"):
-            raise ValueError("a user name may not hold control characters (such as NUL)")
+            raise ValueError(SERVER.refuse("server.account.name_control"))
     return name
 
 
@@ -263,7 +272,9 @@ def name_key(name: str) -> str:
 
 UserName = Annotated[str, AfterValidator(_user_name)]
 Password = Annotated[
-    str, Field(min_length=PASSWORD_MIN, max_length=PASSWORD_MAX), AfterValidator(_password)
+    str,
+    Field(json_schema_extra={"minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX}),
+    AfterValidator(_new_password),
 ]
 
 

@@ -25,7 +25,7 @@ from fastapi.responses import JSONResponse
 
 from glade.arena.ratings import BOT_LEVELS, GAMES, MODEL_NAME, Rating, load_calibration, ranks_of
 
-from .errors import ApiError
+from .refusals import refuse
 from .storage import BOT_PREFIX, USER_PREFIX, rating_identity
 
 log = logging.getLogger("glade.server")
@@ -54,17 +54,15 @@ def bot_level(spec: str) -> str:
 def check_rated_seats(seats: list[dict[str, Any]]) -> None:
     """Refuse a rated table that could not be rated: one sentence, nothing created."""
     if len(seats) < 2:
-        raise ApiError(422, "a rated table needs at least two seats: a rating compares players")
+        raise refuse(422, "server.rated.seats")
     levels = [bot_level(s["bot"]) for s in seats if s["kind"] == "bot"]
     for level in levels:
         if level not in BOT_LEVELS:
-            raise ApiError(
-                422, f"the bot {level!r} has no rating; rated tables seat {', '.join(BOT_LEVELS)}"
-            )
+            raise refuse(422, "server.rated.bot", bot=level, levels=", ".join(BOT_LEVELS))
     if len(set(levels)) != len(levels):
-        raise ApiError(422, "a rated table seats each bot level once: each level is one player")
+        raise refuse(422, "server.rated.bot_twice")
     if not any(s["kind"] == "human" for s in seats):
-        raise ApiError(422, "a rated table needs a person: bots are rated by glade arena --rate")
+        raise refuse(422, "server.rated.no_person")
 
 
 async def check_rated_creator(request: Request) -> None:
@@ -73,14 +71,14 @@ async def check_rated_creator(request: Request) -> None:
 
     session = await session_of(request)
     if session is None:
-        raise ApiError(403, "log in to an account to make a rated table: guests play unrated")
+        raise refuse(403, "server.rated.guest_table")
     check_csrf(request, session)  # the session authorises it, so the cookie needs its token
 
 
 def require_account(user_id: str | None) -> None:
     """A seat of a rated table is taken and played only by a logged-in account."""
     if not user_id:
-        raise ApiError(403, "this is a rated table: log in to an account to take or play a seat")
+        raise refuse(403, "server.rated.guest_seat")
 
 
 def places(room: Any) -> list[int]:
@@ -153,7 +151,7 @@ def _entry(identity: str, rating: Rating, name: str | None) -> dict[str, Any]:
 
 def _check_game(game: str) -> str:
     if game not in GAMES:
-        raise ApiError(404, f"there are ratings of {' and '.join(GAMES)} only")
+        raise refuse(404, "server.ratings.game", games=" and ".join(GAMES))
     return game
 
 
@@ -264,14 +262,14 @@ async def profile(name: str, request: Request) -> Any:
     tables = request.app.state.tables
     storage = tables.storage
     if len(name) > 60:
-        raise ApiError(404, "there is no player with this name")
+        raise refuse(404, "server.ratings.no_player")
     if name.startswith(BOT_PREFIX) and name[len(BOT_PREFIX) :] in BOT_LEVELS:
         level = name[len(BOT_PREFIX) :]
         identity, kind, shown = name, "bot", level
     else:
         user = await asyncio.wrap_future(storage.user_named(name))
         if user is None:
-            raise ApiError(404, "there is no player with this name")
+            raise refuse(404, "server.ratings.no_player")
         identity, kind, shown = USER_PREFIX + user[0], "user", user[1]
     found = await asyncio.wrap_future(storage.rating_profile(identity, 30))
     ratings: dict[str, Any] = {}

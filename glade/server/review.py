@@ -22,7 +22,7 @@ from fastapi import APIRouter, Request
 
 import glade
 
-from .errors import ApiError
+from .refusals import refuse
 from .storage import StorageConflict, StorageError
 
 if TYPE_CHECKING:
@@ -117,7 +117,7 @@ async def start_review(game_id: str, request: Request) -> Any:
     room = await tables.get(game_id)
     async with room.lock:
         if not room.over:
-            raise ApiError(409, "only a finished game can be reviewed")
+            raise refuse(409, "server.review.not_over")
         final = room.state.copy()
     storage = tables.storage
     known = await asyncio.wrap_future(storage.load_review(game_id))
@@ -132,7 +132,7 @@ async def start_review(game_id: str, request: Request) -> Any:
     except StorageConflict:  # another process started it a moment ago
         return progress_of(await asyncio.wrap_future(storage.load_review(game_id)))
     except StorageError:
-        raise ApiError(503, "the review could not be started; try again shortly") from None
+        raise refuse(503, "server.review.unstarted") from None
     samples = getattr(request.app.state, "review_samples", None) or env_samples()
     task = asyncio.get_running_loop().create_task(run_review(tables, game_id, final, samples))
     tables.bots.tasks.add(task)  # cancelled when the server stops
@@ -159,13 +159,13 @@ async def best_position(game_id: str, index: int, request: Request) -> Any:
     tables = _tables(request)
     room = await tables.get(game_id)
     if not room.over:
-        raise ApiError(403, "past positions are shown once the game is over")
+        raise refuse(403, "server.table.past_hidden")
     found = await asyncio.wrap_future(tables.storage.load_review(game_id))
     if found is None or found["status"] != "done":
-        raise ApiError(404, "this game has no review yet")
+        raise refuse(404, "server.review.none")
     turns = found["review"]["turns"]
     if not 0 <= index < len(turns):
-        raise ApiError(422, f"the decision must be a whole number from 0 to {len(turns) - 1}")
+        raise refuse(422, "server.review.decision_range", max=len(turns) - 1)
     turn = turns[index]
     final = room.state.copy()
 

@@ -31,7 +31,7 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 import glade
 
 from . import clocks
-from .errors import ApiError
+from .refusals import refuse
 from .storage import NewGame, StorageConflict, StoredSeat
 
 if TYPE_CHECKING:
@@ -118,9 +118,9 @@ class Social:
         self, room: Room, seat: int | None, text: str, client: str
     ) -> dict[str, Any]:
         if seat is None:
-            raise ApiError(403, "spectators read the table chat but cannot write in it")
+            raise refuse(403, "server.chat.spectator")
         if not self.limiter.allow(client):
-            raise ApiError(429, "you are sending chat messages too fast; wait a few seconds")
+            raise refuse(429, "server.chat.too_fast")
         storage = self.tables.storage
         async with self._lock(room.id):
             for _ in range(5):
@@ -145,7 +145,7 @@ class Social:
                 self.last[room.id] = max(self.last.get(room.id, 0), n + 1)
                 self.tables.say(room, json.dumps({"type": "chat", **message}))
                 return message
-        raise ApiError(503, "the message could not be saved, so nothing changed; try again")
+        raise refuse(503, "server.chat.unsaved")
 
     def _heard(self, room: Room, what: str) -> None:
         kind, _, number = what.partition(" ")
@@ -192,13 +192,11 @@ class Social:
     async def rematch(self, room: Room, seat: int | None, client: str) -> dict[str, Any]:
         """Offer the rematch, or accept it: the caller's new seat and its credential."""
         if seat is None:
-            raise ApiError(403, "spectators cannot offer or accept a rematch")
+            raise refuse(403, "server.rematch.spectator")
         if not room.over:
-            raise ApiError(409, "a rematch is offered once the game is over")
+            raise refuse(409, "server.rematch.not_over")
         if room.seats[seat].kind != "human":
-            raise ApiError(
-                403, "a bot played your seat to the end, so the rematch is for the others"
-            )
+            raise refuse(403, "server.rematch.bot_seat")
         storage = self.tables.storage
         async with self._lock("rematch " + room.id):
             found = await asyncio.wrap_future(storage.rematch_of(room.id))
@@ -217,11 +215,7 @@ class Social:
         tables = self.tables
         running = await asyncio.wrap_future(tables.storage.unfinished_games_of(client))
         if running >= tables.settings.max_games_per_client:
-            raise ApiError(
-                429,
-                f"you already have {tables.settings.max_games_per_client} unfinished games; "
-                "finish one first",
-            )
+            raise refuse(429, "server.table.too_many", n=tables.settings.max_games_per_client)
         players = len(room.seats)
         seed = secrets.randbelow(2**63)
         state = glade.game_class(room.game).new(seed, dict(room.options))
@@ -266,9 +260,7 @@ class Social:
         digest = _hash(token)
         async with new_room.lock:
             if target.kind != "human" or target.token_hash is not None:
-                raise ApiError(
-                    409, f"you have already accepted this rematch; its table is {new_id}"
-                )
+                raise refuse(409, "server.rematch.accepted", table=new_id)
             started: dict[int, tuple[float, float | None]] = {}
             if new_room.clock is not None:  # the last to accept starts the clocks
                 target.token_hash = digest
@@ -282,9 +274,7 @@ class Social:
                 )
             except StorageConflict:
                 await tables._catch_up(new_room)
-                raise ApiError(
-                    409, f"you have already accepted this rematch; its table is {new_id}"
-                ) from None
+                raise refuse(409, "server.rematch.accepted", table=new_id) from None
             target.token_hash = digest
             if new_room.clock is not None:
                 clocks.apply(new_room.clock, started)
@@ -295,13 +285,13 @@ class Social:
     # ------------------------------------------------------------------ leaving
     async def leave(self, room: Room, seat: int | None) -> None:
         if seat is None:
-            raise ApiError(403, "a spectator has no seat to leave")
+            raise refuse(403, "server.leave.spectator")
         if room.over:
-            raise ApiError(409, "the game is over: there is nothing to leave")
+            raise refuse(409, "server.leave.over")
         if room.seats[seat].kind != "human":
-            raise ApiError(409, "a bot already plays this seat")
+            raise refuse(409, "server.leave.bot")
         if not await clocks.take_over(self.tables, room, seat, "left"):
-            raise ApiError(409, "the game ended or a bot took the seat over first; nothing changed")
+            raise refuse(409, "server.leave.too_late")
 
     async def close(self) -> None:
         for task in list(self.tasks):

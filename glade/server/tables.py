@@ -35,11 +35,13 @@ import orjson
 import glade
 from glade.bots import make_bot
 from glade.core import Action, BadInput, Game, IllegalAction
+from glade.core.refusals import CORE
 
 from . import clocks, social
 from .botrunner import BotRunner, bot_seats
 from .config import Settings
 from .errors import ApiError
+from .refusals import refuse
 from .storage import NewGame, Storage, StorageConflict, StorageError, StoredGame, StoredSeat
 
 log = logging.getLogger("glade.server")
@@ -47,13 +49,7 @@ log = logging.getLogger("glade.server")
 T = TypeVar("T")
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]+")  # secrets.token_urlsafe
 
-__all__ = ["INVITE_SPENT", "ApiError", "Connection", "Room", "Seat", "Tables"]
-
-
-INVITE_SPENT = (
-    "this invite link was already claimed by another player, so it no longer opens the seat; "
-    "you can watch the game instead"
-)
+__all__ = ["ApiError", "Connection", "Room", "Seat", "Tables"]
 
 
 def hash_token(token: str) -> str:
@@ -258,8 +254,8 @@ class Room:
                     found = seat.seat
         if found is None:
             if self.spent_invite(digest):
-                raise ApiError(403, INVITE_SPENT)
-            raise ApiError(403, "this token does not open any seat of this game")
+                raise refuse(403, "server.seat.invite_spent")
+            raise refuse(403, "server.seat.no_seat")
         return found
 
     def spent_invite(self, digest: str) -> bool:
@@ -341,9 +337,7 @@ class Tables:
             raise
         except StorageError as exc:
             log.error("write failed: %s", exc)
-            raise ApiError(
-                503, "the game could not be saved, so nothing changed; try again"
-            ) from None
+            raise refuse(503, "server.table.unsaved") from None
 
     # ------------------------------------------------------------------ loading
     async def get(self, game_id: str) -> Room:
@@ -352,7 +346,7 @@ class Tables:
             room.touched = time.monotonic()
             return room
         if len(game_id) > 64 or not _GAME_ID.fullmatch(game_id):
-            raise ApiError(404, "there is no game with this id")
+            raise refuse(404, "server.table.not_found")
         pending = self._loading.get(game_id)
         if pending is None:
             pending = asyncio.get_running_loop().create_future()
@@ -373,7 +367,7 @@ class Tables:
                 self._missed.discard(game_id)
         found = await asyncio.shield(pending)
         if found is None:
-            raise ApiError(404, "there is no game with this id")
+            raise refuse(404, "server.table.not_found")
         return found
 
     def _room_from(self, stored: StoredGame) -> Room:
@@ -440,16 +434,14 @@ class Tables:
         options = dict(options)
         players = options.setdefault("players", len(seats))
         if players != len(seats):
-            raise ApiError(
-                422, f"the game is for {players} players but {len(seats)} seats were given"
-            )
+            raise refuse(422, "server.table.players", players=players, seats=len(seats))
         seed = secrets.randbelow(2**63)
         try:  # options as one dict: a "seed" or "name" key is an unknown option, not a keyword
             state = glade.game_class(game).new(seed, options)
         except (BadInput, IllegalAction) as exc:
             raise ApiError.refused(exc) from None
         except ImportError:
-            raise ApiError(422, f"this server cannot host {game} yet") from None
+            raise refuse(422, "server.table.game_unavailable", game=game) from None
         for spec in seats:
             if spec["kind"] == "bot":
                 try:
@@ -457,20 +449,14 @@ class Tables:
                 except (BadInput, IllegalAction) as exc:
                     raise ApiError.refused(exc) from None
                 except ImportError:
-                    raise ApiError(
-                        422, f"the bot {spec['bot']!r} is not installed on this server yet"
-                    ) from None
+                    raise refuse(422, "server.table.bot_unavailable", bot=spec["bot"]) from None
         if rated:
             from .ratings import check_rated_seats
 
             check_rated_seats(seats)
         running = await self._wait(self.storage.unfinished_games_of(client))
         if running >= self.settings.max_games_per_client:
-            raise ApiError(
-                429,
-                f"you already have {self.settings.max_games_per_client} unfinished games; "
-                "finish one first",
-            )
+            raise refuse(429, "server.table.too_many", n=self.settings.max_games_per_client)
         game_id = secrets.token_urlsafe(9)
         tokens: list[str | None] = []
         table_seats: list[Seat] = []
@@ -548,36 +534,36 @@ class Tables:
             if token is not None:
                 digest = hash_token(token)
                 if room.spent_invite(digest):
-                    raise ApiError(409, INVITE_SPENT)
+                    raise refuse(409, "server.seat.invite_spent")
                 seat = room.seat_of(token)
                 assert seat is not None
                 target = room.seats[seat]
                 if not hmac.compare_digest(digest, target.token_hash or ""):
                     return seat, token  # an account's device key: the seat is its own
                 if target.user_id is not None and user_id not in (None, target.user_id):
-                    raise ApiError(403, "this seat belongs to another account")
+                    raise refuse(403, "server.seat.other_account")
                 if target.claimed:
                     if user_id is None or target.user_id == user_id:
                         return seat, token
                     keep = token  # a guest's claimed seat joins the account now logged in
                 if not named_ok and not target.open:
-                    raise ApiError(409, "this seat already has a player")
+                    raise refuse(409, "server.seat.taken")
                 if room.over and target.open:
-                    raise ApiError(409, "this game is over")
+                    raise refuse(409, "server.table.over")
                 invite: str | None = target.invite_hash if keep else target.token_hash
             else:
                 if room.over:
-                    raise ApiError(409, "this game is over")
+                    raise refuse(409, "server.table.over")
                 candidates = [s for s in room.seats if s.open]
                 if wanted is not None:
                     candidates = [s for s in candidates if s.seat == wanted]
                 if not candidates:
-                    raise ApiError(409, "this game has no open seat to join")
+                    raise refuse(409, "server.table.no_open_seat")
                 target = candidates[0]
                 invite = target.token_hash  # the creator's link for it is spent as well
             new_name = target.name or name
             if not new_name:
-                raise ApiError(422, "this seat has no name yet: send your name to claim it")
+                raise refuse(422, "server.seat.needs_name")
             new = keep or new_token()
             digest = hash_token(new)
             owner = user_id if user_id is not None else target.user_id
@@ -622,7 +608,7 @@ class Tables:
         async with room.lock:
             seats = [s for s in room.seats if s.user_id == user_id]
             if not seats:
-                raise ApiError(403, "your account holds no seat in this game")
+                raise refuse(403, "server.account.no_seat")
             out: dict[int, str] = {}
             for seat in seats:
                 key = new_token()
@@ -691,10 +677,10 @@ class Tables:
         replay page steps through exactly what the log lists.
         """
         if not room.over:
-            raise ApiError(403, "past positions are shown once the game is over")
+            raise refuse(403, "server.table.past_hidden")
         state = room.state
         if not 0 <= move <= len(state.log):
-            raise ApiError(422, f"the move must be a whole number from 0 to {len(state.log)}")
+            raise refuse(422, "server.table.move_range", max=len(state.log))
         entries = list(state.log[:move])
 
         def rebuild() -> dict[str, Any]:
@@ -720,7 +706,7 @@ class Tables:
         leaves a stored action that the table in memory does not have.
         """
         if seat is None:
-            raise ApiError(403, "spectators cannot act; open the game with a seat's token")
+            raise refuse(403, "server.seat.spectator")
         await asyncio.shield(self._act(room, seat, raw, version, by_player))
 
     async def _act(
@@ -728,22 +714,20 @@ class Tables:
     ) -> None:
         async with room.lock:
             if by_player and room.seats[seat].kind != "human":
-                raise ApiError(403, _taken_over(room.seats[seat].status))
+                raise _taken_over(room.seats[seat].status)
             if version is not None and version > room.version:
                 await self._catch_up(room)  # the client saw a change this process has not yet
             if version is not None and version != room.version:
-                raise ApiError(
-                    409, f"the game has moved on to version {room.version}; reload and try again"
-                )
+                raise refuse(409, "server.table.stale", version=room.version)
             state = room.state
             if state.is_over:
-                raise ApiError(403, "the game is over")
+                raise ApiError.refused(CORE.illegal("game.over"), 403)
             try:
                 action = Action.from_json(raw)
             except IllegalAction as exc:
                 raise ApiError.refused(exc) from None
             if seat not in state.to_act and not (action.type == "undo" and state.can_undo(seat)):
-                raise ApiError(403, "it is not your turn")
+                raise refuse(403, "server.seat.not_turn")
             if room.rated and room.seats[seat].kind == "human":
                 from .ratings import require_account
 
@@ -762,7 +746,7 @@ class Tables:
                 human = room.seats[seat].kind == "human"
                 if human and room.clock.ran_out(seat, now):
                     self.clocks.start_sweep()
-                    raise ApiError(403, _taken_over("timed out"))
+                    raise _taken_over("timed out")
                 changes = clocks.advance(room.clock, room.seats, after, now)
                 extra = self.storage.clock_statements(
                     room.id, changes, seat if human else None, now
@@ -802,10 +786,8 @@ class Tables:
                 self._push_action(room, after, new_version, before)
         if conflict:
             if by_player and room.seats[seat].kind != "human":
-                raise ApiError(403, _taken_over(room.seats[seat].status))
-            raise ApiError(
-                409, f"the game has moved on to version {room.version}; reload and try again"
-            )
+                raise _taken_over(room.seats[seat].status)
+            raise refuse(409, "server.table.stale", version=room.version)
         if over:
             for hook in self.game_over_hooks:
                 hook(room)
@@ -1034,7 +1016,6 @@ class Tables:
         await self.bots.close()
 
 
-def _taken_over(status: str | None) -> str:
-    if status == "left":
-        return "you left this game; a bot plays your seat for the rest of it"
-    return "your clock ran out; a bot plays your seat for the rest of the game"
+def _taken_over(status: str | None) -> ApiError:
+    """403 for a seat a bot took over: the player left, or the clock ran out."""
+    return refuse(403, "server.seat.left" if status == "left" else "server.seat.timed_out")

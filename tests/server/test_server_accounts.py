@@ -33,6 +33,11 @@ from tests.server.server_support import (
 __all__ = ["db_url", "pg_url"]
 
 PASSWORD = "correct horse battery"
+CODED_NAME_REFUSALS = {
+    "server.account.name_control",
+    "server.account.name_length",
+    "server.account.name_chars",
+}
 
 
 @pytest.fixture(autouse=True)
@@ -152,7 +157,11 @@ def test_wrong_password_and_unknown_user_change_nothing(app: TestClient) -> None
     for name, password in (("Bea", "not the password"), ("Nobody", PASSWORD)):
         r = other.post("/api/account/login", json={"name": name, "password": password})
         assert r.status_code == 401
-        assert r.json() == {"error": "the user name or the password is wrong"}
+        assert r.json() == {
+            "error": "the user name or the password is wrong",
+            "code": "server.account.wrong",
+            "params": {},
+        }
         assert "set-cookie" not in r.headers
         assert other.get("/api/account").json()["user"] is None
     login(other, "BEA")
@@ -167,6 +176,7 @@ def test_duplicate_names_are_refused_whatever_their_case(app: TestClient) -> Non
         )
         assert r.status_code == 409, name
         assert "taken" in r.json()["error"]
+        assert (r.json()["code"], r.json()["params"]) == ("server.account.taken", {"user": name})
     login(browser(app), "cleo", "first password")
     r = browser(app).post(
         "/api/account/login", json={"name": "cleo", "password": "second password"}
@@ -196,6 +206,10 @@ def test_bad_user_names_are_refused_with_422(app: TestClient, name: str, words: 
     r = c.post("/api/account/signup", content=raw, headers=headers)
     assert r.status_code == 422, r.text
     assert words in r.json()["error"]
+    # coded, so the page says it in its language (the length refusal names the bounds)
+    assert r.json()["code"] in CODED_NAME_REFUSALS, r.json()
+    if r.json()["code"] == "server.account.name_length":
+        assert r.json()["params"] == {"min": 3, "max": 24}
     assert c.get("/api/account").json()["user"] is None
     # a log-in with such a name is a wrong name, never a crash
     raw = json.dumps({"name": name[:96], "password": PASSWORD})
@@ -206,9 +220,14 @@ def test_bad_user_names_are_refused_with_422(app: TestClient, name: str, words: 
 def test_names_in_any_script_and_bad_passwords(app: TestClient) -> None:
     signup(browser(app), "숲지기")
     signup(browser(app), "森林_1.a")
-    for password, words in (("short", "at least 8"), ("nul\x00in password", "control")):
+    for password, words, code in (
+        ("short", "8 to 200 characters", "server.account.password_length"),
+        ("x" * 201, "8 to 200 characters", "server.account.password_length"),
+        ("nul\x00in password", "control", "server.account.password_control"),
+    ):
         r = browser(app).post("/api/account/signup", json={"name": "Dora", "password": password})
         assert r.status_code == 422 and words in r.json()["error"], r.text
+        assert r.json()["code"] == code, r.text
 
 
 def test_a_stolen_cookie_opens_nothing_after_logout(app: TestClient) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import secrets
 
+import pytest
 from playwright.sync_api import Browser, Page, expect
 from web_support import ROOT, Server, create_from_lobby, game_id, new_page, shot
 
@@ -100,6 +101,34 @@ def test_a_wrong_password_says_so_and_logs_nobody_in(server: Server, browser: Br
     expect(page.locator("[data-testid=account-forms]")).to_be_visible(timeout=LONG)
     account_form(page, server.url, "signup", name.upper())
     expect(page.locator("#toast")).to_contain_text("taken", timeout=LONG)
+    assert watch.errors == []
+    ctx.close()
+
+
+@pytest.mark.parametrize("lang", ["ko", "zh"])
+def test_account_refusals_are_said_in_the_pages_language(
+    server: Server, browser: Browser, lang: str
+) -> None:
+    """The server's refusals carry codes: a Korean or Chinese page says a wrong password, a taken
+    name and a name with a sign it may not hold in its own words (it said them in English)."""
+    words = strings(lang)
+    name = unique("ko" if lang == "ko" else "zh")
+    ctx, page, watch = new_page(browser)
+    account_form(page, server.url, "signup", name)
+    expect(page.locator("[data-testid=account-link]")).to_have_text(name, timeout=LONG)
+    ctx.close()
+    ctx, page, watch = new_page(browser)
+    ctx.add_init_script(f"localStorage.setItem('glade.lang', '{lang}')")
+    toast = page.locator("#toast")
+    account_form(page, server.url, "login", name, "not the password")
+    expect(toast).to_have_text(words["refusal.server.account.wrong"], timeout=LONG)
+    account_form(page, server.url, "signup", name.upper())
+    taken = words["refusal.server.account.taken"].replace("{user}", name.upper())
+    expect(toast).to_have_text(taken, timeout=LONG)
+    account_form(page, server.url, "signup", name + "!")
+    expect(toast).to_have_text(words["refusal.server.account.name_chars"], timeout=LONG)
+    shot(page, f"accounts-refused-{lang}.png", full_page=False)
+    expect(page.locator("[data-testid=account-forms]")).to_be_visible()
     assert watch.errors == []
     ctx.close()
 

@@ -2,7 +2,7 @@
 // claiming seats, and the games of this player ("my games") for guests and accounts alike.
 // The session itself is an HttpOnly cookie the page never reads; every state-changing request
 // sends the CSRF token the server gave with the session (header X-CSRF-Token).
-import { ApiError, rememberSeat, seatsFor } from "./api.js";
+import { call, rememberSeat, seatsFor, setCsrf } from "./api.js";
 import { esc, t } from "./i18n.js";
 
 export const me = { user: null, csrf: null, loaded: false };
@@ -18,35 +18,10 @@ function changed() {
   for (const fn of listeners) fn(me);
 }
 
-async function call(method, path, { body, token } = {}) {
-  const headers = {};
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = `Bearer ${token}`;
-  if (me.csrf && method !== "GET") headers["X-CSRF-Token"] = me.csrf;
-  let resp;
-  try {
-    resp = await fetch(path, {
-      method,
-      headers,
-      credentials: "same-origin",
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (err) {
-    throw new ApiError(0, t("error.network"));
-  }
-  let data = null;
-  try {
-    data = await resp.json();
-  } catch (err) {
-    data = null;
-  }
-  if (!resp.ok) throw new ApiError(resp.status, (data && data.error) || t("error.network"));
-  return data;
-}
-
 function take(data) {
   me.user = (data && data.user) || null;
   me.csrf = (data && data.csrf) || null;
+  setCsrf(me.csrf);
   me.loaded = true;
   changed();
 }
@@ -199,7 +174,7 @@ export async function showAccount(root, toast) {
       toast(t("account.welcome", { name: me.user.name }), "info");
       location.hash = "#/";
     } catch (err) {
-      toast(err.message);
+      toast(err.message || t("error.network"));
     } finally {
       busy = false;
     }
@@ -216,7 +191,7 @@ export async function showAccount(root, toast) {
     try {
       take(await call("POST", path));
     } catch (err) {
-      toast(err.message);
+      toast(err.message || t("error.network"));
       return;
     }
     forgetGames(ids);

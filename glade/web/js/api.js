@@ -11,13 +11,28 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, { body, token } = {}) {
+// The CSRF token of the logged-in session (account.js sets it): sent with every request that
+// changes something, as the server asks of requests its session cookie authenticates.
+let csrf = null;
+export function setCsrf(token) {
+  csrf = token || null;
+}
+
+// One request of the web API: its JSON answer, or an ApiError whose message is the refusal in the
+// page's language (status 0 and an empty message when the server cannot be reached).
+export async function call(method, path, { body, token } = {}) {
   const headers = {};
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (csrf && method !== "GET") headers["X-CSRF-Token"] = csrf;
   let resp;
   try {
-    resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    resp = await fetch(path, {
+      method,
+      headers,
+      credentials: "same-origin",
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
   } catch (err) {
     throw new ApiError(0, "");
   }

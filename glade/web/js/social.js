@@ -3,7 +3,7 @@
 // they never cover a control of the table); whether the table is rated (a badge in the table's
 // title) and each seat's rating at stake; and the clock choice of the lobby's form.
 // Everything a player typed is shown with textContent, never as HTML.
-import { ApiError, rememberSeat } from "./api.js";
+import { call, rememberSeat } from "./api.js";
 import { esc, t } from "./i18n.js";
 import { fmt } from "./leaderboard.js";
 import { toast } from "./main.js";
@@ -53,24 +53,8 @@ export function formatClock(seconds) {
 }
 
 // ------------------------------------------------------------------ the API calls of this panel
-async function request(method, path, token, body) {
-  const headers = {};
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  if (token) headers.Authorization = `Bearer ${token}`;
-  let resp;
-  try {
-    resp = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch (err) {
-    throw new ApiError(0, t("error.network"));
-  }
-  let data = null;
-  try {
-    data = await resp.json();
-  } catch (err) {
-    data = null;
-  }
-  if (!resp.ok) throw new ApiError(resp.status, (data && typeof data.error === "string" && data.error) || "");
-  return data;
+function request(method, path, token, body) {
+  return call(method, path, { token, body });
 }
 
 function loadCss() {
