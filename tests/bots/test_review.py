@@ -83,6 +83,16 @@ def hide(d: Decision, rng: random.Random) -> Decision:
     return Decision(p, d.seat, d.move, d.start, d.end)
 
 
+def first_choice(seed: int) -> tuple[Game, int]:
+    """A 2-player Living Forest game walked to the first decision with two moves or more."""
+    g = glade.new_game("living-forest", seed=seed, players=2)
+    s = g.to_act[0]
+    while len(g.legal_action_ids(s)) < 2:
+        g.apply(s, g.legal_actions(s)[0])
+        s = g.to_act[0]
+    return g, s
+
+
 def test_hints_are_ranked_by_the_number_they_show() -> None:
     for name, key in (("harmonies", "score"), ("living-forest", "win")):
         g = glade.new_game(name, seed=3, players=2)
@@ -157,11 +167,7 @@ def test_living_forest_review_covers_draws_and_actions() -> None:
 def test_living_forest_evaluation_plays_to_the_end_of_the_game() -> None:
     # early in a game (round 1): the counts and win chance must be final ones, not those of the
     # end of the next round where the search bot's own play-outs stop
-    g = glade.new_game("living-forest", seed=15, players=2)
-    s = g.to_act[0]
-    while len(g.legal_action_ids(s)) < 2:
-        g.apply(s, g.legal_actions(s)[0])
-        s = g.to_act[0]
+    g, s = first_choice(15)
     assert g.round == 1  # type: ignore[attr-defined]
     sample = g.resample_hidden(s, random.Random(1))
     evaluation_adapter(g).rollout(sample, s, random.Random(2))
@@ -185,11 +191,7 @@ def test_living_forest_evaluation_plays_to_the_end_of_the_game() -> None:
 
 
 def test_a_time_budget_caps_the_samples() -> None:
-    g = glade.new_game("living-forest", seed=16, players=2)
-    s = g.to_act[0]
-    while len(g.legal_action_ids(s)) < 2:
-        g.apply(s, g.legal_actions(s)[0])
-        s = g.to_act[0]
+    g, s = first_choice(16)
     moves = candidates(g, s)[:2]
     assert {e.samples for e in evaluate_moves(g, s, moves, seed=1)} == {SAMPLES["living-forest"]}
     timed = evaluate_moves(g, s, moves, seed=1, seconds=0.0)
