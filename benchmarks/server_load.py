@@ -62,8 +62,9 @@ class Http(asyncio.Protocol):
     bytes and answers read with no header parsing beyond the status and Content-Length (a
     fraction of a full client's CPU, so that the load client is not what the machine runs)."""
 
-    def __init__(self, host: str) -> None:
-        self.host = host
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.host = url.removeprefix("http://")
         self.transport: asyncio.Transport | None = None
         self.buf = bytearray()
         self.waiting: asyncio.Future[tuple[int, bytes]] | None = None
@@ -102,19 +103,17 @@ class Http(asyncio.Protocol):
         ).encode() + body
 
     async def send(self, data: bytes) -> tuple[int, bytes]:
-        if self.transport is None:
-            raise Closed()
-        self.waiting = asyncio.get_running_loop().create_future()
+        """Send a request and read its answer; a connection the server closed meanwhile (its
+        idle timeout) is opened again first, as a browser does."""
+        loop = asyncio.get_running_loop()
+        if self.transport is None or self.transport.is_closing():
+            host, port = self.host.split(":")
+            self.buf = bytearray()
+            await loop.create_connection(lambda: self, host, int(port))
+        assert self.transport is not None
+        self.waiting = loop.create_future()
         self.transport.write(data)
         return await self.waiting
-
-
-async def http_connect(url: str) -> Http:
-    host, port = url.removeprefix("http://").split(":")
-    _, proto = await asyncio.get_running_loop().create_connection(
-        lambda: Http(f"{host}:{port}"), host, int(port)
-    )
-    return proto
 
 
 class Seat(asyncio.Protocol):
@@ -242,7 +241,7 @@ async def table(
     await asyncio.sleep(rng.uniform(0, args.warmup / 2))
     home = urls[index % len(urls)]
     mine = [urls[(index + i) % len(urls)] for i in range(args.players)]
-    https = [await http_connect(u) for u in mine]
+    https = [Http(u) for u in mine]  # each connects when it first sends
     try:
         await _tables(home, mine, https, args, stats, stop, rng)
     finally:
