@@ -7,9 +7,11 @@ Starts a real server (``python -m glade.server`` on a fresh SQLite file, or ``--
 legal move from its latest push, POSTs it, and the latency is the time from that POST to the push
 of the new version arriving at another seat of the table. Tables wait ``--think`` seconds (random,
 mean) between moves as people do; a finished game is replaced by a new table. ``--clients K`` splits
-the tables over K load processes (each one event loop, one connection pool per server) so that the
-load client is not what limits the rate; their own CPU is measured and reported beside the
-servers'. The last line printed is one JSON object: actions/s, p50/p99 latency in ms, the CPU per
+the tables over K load processes (each one event loop) so that the load client is not what limits
+the rate; their own CPU is measured and reported beside the servers'. The client is minimal on
+purpose (raw asyncio protocols: one keep-alive HTTP/1.1 connection per seat sending prebuilt
+request bytes, a WebSocket reader of unmasked frames that answers pings): on one machine its CPU
+is taken from the server's. ``--glade DIR`` starts the servers of another checkout (before/after). The last line printed is one JSON object: actions/s, p50/p99 latency in ms, the CPU per
 action of the servers and of the clients, errors.
 """
 
@@ -17,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import json
 import multiprocessing
 import os
@@ -28,9 +31,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
-import aiohttp
 import httpx
 import orjson
 
@@ -51,43 +53,182 @@ class Stats:
         self.errors[what] = self.errors.get(what, 0) + 1
 
 
-class Seat:
-    """One player's WebSocket: remembers the newest push and when each version arrived."""
+class Closed(Exception):
+    """The server closed a connection."""
 
-    def __init__(self, ws: aiohttp.ClientWebSocketResponse) -> None:
-        self.ws = ws
+
+class Http(asyncio.Protocol):
+    """One keep-alive HTTP/1.1 connection, one request at a time, requests sent as prebuilt
+    bytes and answers read with no header parsing beyond the status and Content-Length (a
+    fraction of a full client's CPU, so that the load client is not what the machine runs)."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.host = url.removeprefix("http://")
+        self.transport: asyncio.Transport | None = None
+        self.buf = bytearray()
+        self.waiting: asyncio.Future[tuple[int, bytes]] | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.transport = None
+        if self.waiting is not None and not self.waiting.done():
+            self.waiting.set_exception(Closed())
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buf
+        buf += data
+        end = buf.find(b"\r\n\r\n")
+        if end < 0 or self.waiting is None:
+            return
+        head = bytes(buf[:end]).lower() + b"\r\n"
+        at = head.find(b"\r\ncontent-length:")
+        length = int(head[at + 17 : head.find(b"\r\n", at + 2)]) if at >= 0 else 0
+        if len(buf) < end + 4 + length:
+            return
+        body = bytes(buf[end + 4 : end + 4 + length])
+        status = int(buf[9:12])
+        del buf[: end + 4 + length]
+        waiting, self.waiting = self.waiting, None
+        if not waiting.done():
+            waiting.set_result((status, body))
+
+    def request(self, method: str, path: str, body: bytes, headers: str = "") -> bytes:
+        """The bytes of a request (build once, send many times)."""
+        return (
+            f"{method} {path} HTTP/1.1\r\nHost: {self.host}\r\n{headers}"
+            f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n"
+        ).encode() + body
+
+    async def send(self, data: bytes) -> tuple[int, bytes]:
+        """Send a request and read its answer; a connection the server closed meanwhile (its
+        idle timeout) is opened again first, as a browser does."""
+        loop = asyncio.get_running_loop()
+        if self.transport is None or self.transport.is_closing():
+            host, port = self.host.split(":")
+            self.buf = bytearray()
+            await loop.create_connection(lambda: self, host, int(port))
+        assert self.transport is not None
+        self.waiting = loop.create_future()
+        self.transport.write(data)
+        return await self.waiting
+
+
+class Seat(asyncio.Protocol):
+    """One player's WebSocket (a minimal client: unmasked server frames read in place, pings
+    answered): remembers the newest push and when each version arrived."""
+
+    def __init__(self, stats: Stats) -> None:
+        self.stats = stats
+        self.transport: asyncio.Transport | None = None
+        self.buf = bytearray()
+        self.open: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
         self.latest: dict[str, Any] | None = None
         self.arrived: dict[int, float] = {}
-        self.changed = asyncio.Event()
+        self.waiters: dict[int, asyncio.Future[None]] = {}
+        self.parts: list[bytes] = []
 
-    async def listen(self, stats: Stats) -> None:
-        try:
-            async for message in self.ws:
-                if message.type != aiohttp.WSMsgType.TEXT:
-                    break
-                push = orjson.loads(message.data)
-                if "version" not in push:
-                    stats.error("unexpected message")
-                    continue
-                self.arrived[push["version"]] = time.perf_counter()
-                self.latest = push
-                self.changed.set()
-        except Exception as exc:  # noqa: BLE001 - counted, the run goes on
-            stats.error(f"websocket: {type(exc).__name__}")
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.transport = None
+        if not self.open.done():
+            self.open.set_result(False)
+        for waiter in self.waiters.values():
+            if not waiter.done():
+                waiter.set_exception(Closed())
+
+    def data_received(self, data: bytes) -> None:
+        buf = self.buf
+        buf += data
+        if not self.open.done():
+            end = buf.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            self.open.set_result(buf.startswith(b"HTTP/1.1 101"))
+            del buf[: end + 4]
+        while len(buf) >= 2:
+            first, n = buf[0], buf[1] & 0x7F
+            at = 2
+            if n == 126:
+                if len(buf) < 4:
+                    return
+                n, at = int.from_bytes(buf[2:4], "big"), 4
+            elif n == 127:
+                if len(buf) < 10:
+                    return
+                n, at = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < at + n:
+                return
+            payload = bytes(buf[at : at + n])
+            del buf[: at + n]
+            self.frame(first & 0x80, first & 0x0F, payload)
+
+    def frame(self, fin: int, opcode: int, payload: bytes) -> None:
+        if opcode == 9:  # ping: a pong, masked with a zero key as a client must mask
+            if self.transport is not None:
+                self.transport.write(bytes([0x8A, 0x80 | len(payload)]) + b"\0\0\0\0" + payload)
+            return
+        if opcode == 8:
+            if self.transport is not None:
+                self.transport.close()
+            return
+        if opcode in (0, 1):
+            self.parts.append(payload)
+            if not fin:
+                return
+            text = b"".join(self.parts)
+            self.parts = []
+            push = orjson.loads(text)
+            version = push.get("version")
+            if version is None:
+                self.stats.error("unexpected message")
+                return
+            self.arrived[version] = time.perf_counter()
+            self.latest = push
+            waiter = self.waiters.pop(version, None)
+            if waiter is not None and not waiter.done():
+                waiter.set_result(None)
 
     async def wait_version(self, version: int, timeout: float) -> float:
-        deadline = time.perf_counter() + timeout
-        while version not in self.arrived:
-            self.changed.clear()
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                raise TimeoutError
-            await asyncio.wait_for(self.changed.wait(), left)
+        if version not in self.arrived:
+            waiter = self.waiters.get(version)
+            if waiter is None:
+                waiter = self.waiters[version] = asyncio.get_running_loop().create_future()
+            async with asyncio.timeout(timeout):
+                await waiter
         return self.arrived[version]
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.write(b"\x88\x82\0\0\0\0\x03\xe8")  # close 1000, masked
+            self.transport.close()
+
+
+async def ws_connect(url: str, path: str, stats: Stats) -> Seat:
+    host, port = url.removeprefix("http://").split(":")
+    _, seat = await asyncio.get_running_loop().create_connection(
+        lambda: Seat(stats), host, int(port)
+    )
+    assert seat.transport is not None
+    key = base64.b64encode(os.urandom(16)).decode()
+    seat.transport.write(
+        (
+            f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+            "Sec-WebSocket-Version: 13\r\n\r\n"
+        ).encode()
+    )
+    if not await seat.open:
+        raise Closed("the WebSocket was refused")
+    return seat
 
 
 async def table(
-    sessions: list[aiohttp.ClientSession],
+    urls: list[str],
     index: int,
     args: argparse.Namespace,
     stats: Stats,
@@ -95,49 +236,54 @@ async def table(
     rng: random.Random,
 ) -> None:
     """Play tables one after another until the time is up. Seat ``i`` of table ``index`` talks
-    to process ``(index + i) % len(sessions)`` (so with two processes the seats of one table are
+    to process ``(index + i) % len(urls)`` (so with two processes the seats of one table are
     on different processes). Tables start spread over the first half of the warm-up."""
     await asyncio.sleep(rng.uniform(0, args.warmup / 2))
-    await _tables(sessions, index, args, stats, stop, rng)
+    home = urls[index % len(urls)]
+    mine = [urls[(index + i) % len(urls)] for i in range(args.players)]
+    https = [Http(u) for u in mine]  # each connects when it first sends
+    try:
+        await _tables(home, mine, https, args, stats, stop, rng)
+    finally:
+        for h in https:
+            if h.transport is not None:
+                h.transport.close()
 
 
 async def _tables(
-    sessions: list[aiohttp.ClientSession],
-    index: int,
+    home: str,
+    mine: list[str],
+    https: list[Http],
     args: argparse.Namespace,
     stats: Stats,
     stop: float,
     rng: random.Random,
 ) -> None:
-    home = sessions[index % len(sessions)]
+    seats_spec = [{"kind": "human", "name": f"p{i}"} for i in range(args.players)]
+    create = orjson.dumps({"game": args.game, "seats": seats_spec})
+    home_http = https[mine.index(home)]
     while time.perf_counter() < stop:
-        seats_spec = [{"kind": "human", "name": f"p{i}"} for i in range(args.players)]
-        async with home.post("/api/games", json={"game": args.game, "seats": seats_spec}) as r:
-            if r.status != 201:
-                stats.error(f"create {r.status}")
-                await asyncio.sleep(1)
-                continue
-            body = await r.json()
+        status, answer = await home_http.send(home_http.request("POST", "/api/games", create))
+        if status != 201:
+            stats.error(f"create {status}")
+            await asyncio.sleep(1)
+            continue
+        body = orjson.loads(answer)
         game_id = body["id"]
         tokens = [s["token"] for s in body["seats"]]
-        mine = [sessions[(index + i) % len(sessions)] for i in range(len(tokens))]
-        sockets = [
-            await mine[i].ws_connect(f"/api/games/{game_id}/ws?token={t}", max_msg_size=2**22)
+        seats = [
+            await ws_connect(mine[i], f"/api/games/{game_id}/ws?token={t}", stats)
             for i, t in enumerate(tokens)
         ]
-        seats = [Seat(ws) for ws in sockets]
-        listeners = [asyncio.create_task(s.listen(stats)) for s in seats]
         try:
-            await _play(mine, game_id, tokens, seats, args, stats, stop, rng)
+            await _play(https, game_id, tokens, seats, args, stats, stop, rng)
         finally:
-            for ws in sockets:
-                await ws.close()
-            for task in listeners:
-                task.cancel()
+            for s in seats:
+                s.close()
 
 
 async def _play(
-    https: list[aiohttp.ClientSession],
+    https: list[Http],
     game_id: str,
     tokens: list[str],
     seats: list[Seat],
@@ -149,6 +295,8 @@ async def _play(
     version = 0
     for s in seats:
         await s.wait_version(0, 10)
+    path = f"/api/games/{game_id}/actions"
+    auth = [f"Authorization: Bearer {t}\r\n" for t in tokens]
     while time.perf_counter() < stop:
         state = seats[0].latest
         assert state is not None
@@ -160,14 +308,19 @@ async def _play(
         assert mine is not None and mine["version"] == version
         choices = [a for a in mine["legal_actions"] if a["type"] != "undo"]
         await asyncio.sleep(rng.expovariate(1 / args.think) if args.think > 0 else 0)
+        http = https[seat]
+        data = http.request(
+            "POST",
+            path,
+            orjson.dumps({"action": rng.choice(choices), "version": version}),
+            auth[seat],
+        )
         sent = time.perf_counter()
-        async with https[seat].post(
-            f"/api/games/{game_id}/actions",
-            data=orjson.dumps({"action": rng.choice(choices), "version": version}),
-            headers={"Authorization": f"Bearer {tokens[seat]}", "Content-Type": JSON},
-        ) as r:
-            status = r.status
-            await r.read()
+        try:
+            status, _ = await http.send(data)
+        except Closed:
+            stats.error("action: connection closed")
+            return
         if status != 200:
             stats.error(f"action {status}")
             return
@@ -175,9 +328,13 @@ async def _play(
         other = seats[(seat + 1) % len(seats)]
         try:
             arrived = await other.wait_version(version, 10)
-            await asyncio.gather(*(s.wait_version(version, 10) for s in seats))
+            for s in seats:
+                await s.wait_version(version, 10)
         except TimeoutError:
             stats.error("push timeout")
+            return
+        except Closed:
+            stats.error("websocket closed")
             return
         if stats.measure_from <= sent < stats.measure_to:
             stats.latencies.append(arrived - sent)
@@ -192,15 +349,16 @@ def free_port() -> int:
 
 
 def start_servers(
-    db: str | None, processes: int
+    db: str | None, processes: int, root: Path = ROOT
 ) -> tuple[list[subprocess.Popen[bytes]], list[str]]:
-    """``processes`` servers on one database (a fresh SQLite file unless ``db``)."""
+    """``processes`` servers on one database (a fresh SQLite file unless ``db``), running the
+    glade of the checkout ``root``."""
     if db is None:
         if processes > 1:
             raise SystemExit("several processes need --db postgresql://…")
         folder = tempfile.mkdtemp(prefix="glade-load-")
         db = f"sqlite:///{folder}/load.sqlite3"
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = dict(os.environ, PYTHONPATH=str(root))
     procs, urls = [], []
     for _ in range(processes):
         port = free_port()
@@ -278,25 +436,16 @@ async def drive(
         cpu[1] = cpu_self()
 
     timer = asyncio.create_task(window())
-    timeout = aiohttp.ClientTimeout(total=30)
-    sessions = [
-        aiohttp.ClientSession(u, connector=aiohttp.TCPConnector(limit=0), timeout=timeout)
-        for u in urls
-    ]
     rng = random.Random(args.seed)
     seeds = [rng.random() for _ in range(args.tables)]
-    try:
-        results = await asyncio.gather(
-            *(
-                table(sessions, i, args, stats, stop, random.Random(seeds[i]))
-                for i in range(part, args.tables, args.clients)
-            ),
-            return_exceptions=True,
-        )
-        await timer
-    finally:
-        for session in sessions:
-            await session.close()
+    results = await asyncio.gather(
+        *(
+            table(urls, i, args, stats, stop, random.Random(seeds[i]))
+            for i in range(part, args.tables, args.clients)
+        ),
+        return_exceptions=True,
+    )
+    await timer
     for res in results:
         if isinstance(res, BaseException):
             stats.error(f"table: {type(res).__name__}: {res}")
@@ -418,10 +567,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument(
         "--clients", type=int, default=1, help="load processes the tables are split over"
     )
+    p.add_argument(
+        "--glade",
+        type=Path,
+        default=ROOT,
+        help="the checkout whose server is started (default: this one; another to compare)",
+    )
     args = p.parse_args(argv)
     procs: list[subprocess.Popen[bytes]] = []
     if args.url is None:
-        procs, urls = start_servers(args.db, args.processes)
+        procs, urls = start_servers(args.db, args.processes, args.glade)
     else:
         urls = args.url.split(",")
     try:

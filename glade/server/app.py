@@ -79,6 +79,9 @@ Auth = Annotated[
 ClientOf = Callable[[Scope], str]
 
 
+SERVER_ERROR = "the server failed on this request (a bug, logged); nothing changed"
+
+
 def _error(status: int, message: str, headers: dict[str, str] | None = None) -> JSONResponse:
     return JSONResponse({"error": message}, status_code=status, headers=headers)
 
@@ -150,27 +153,52 @@ def _host(scope: Scope) -> str:
 
 class GuardMiddleware:
     """Security headers on every answer; refuses API requests that are too large, too slow or
-    too frequent before any route sees them."""
+    too frequent before any route sees them; answers a plain ``POST …/actions`` itself
+    (:func:`_fast_action`). It sits in front of FastAPI's own stack (:class:`GladeApp`)."""
 
     def __init__(
-        self, app: ASGIApp, settings: Settings, limiter: RateLimiter, client_of: ClientOf
+        self,
+        app: ASGIApp,
+        settings: Settings,
+        limiter: RateLimiter,
+        client_of: ClientOf,
+        state: Any,
     ) -> None:
         self.app = app
         self.max_body = settings.max_body_bytes
         self.body_seconds = settings.body_seconds
         self.limiter = limiter
         self.client_of = client_of
+        self.state = state  # the app's state: its ``tables`` once the app has started
+        # the security headers by Host header (the CSP names the page's own WebSocket origin)
+        self._headers: dict[bytes | None, list[tuple[bytes, bytes]]] = {}
+
+    def _extra(self, scope: Scope, path: str) -> list[tuple[bytes, bytes]]:
+        """The security headers of an answer to ``scope`` (built once per Host header)."""
+        if path.startswith(NO_CSP):
+            return SECURITY_HEADERS
+        raw = None
+        for name, value in scope["headers"]:
+            if name == b"host":
+                raw = value
+                break
+        found = self._headers.get(raw)
+        if found is None:
+            host = _host(scope)
+            ws = f"ws://{host} wss://{host}" if host else ""
+            csp = (b"content-security-policy", CSP.format(ws=ws).encode())
+            found = [*SECURITY_HEADERS, csp]
+            if len(self._headers) >= 256:  # any client may send any Host: keep a few
+                self._headers.clear()
+            self._headers[raw] = found
+        return found
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         path = scope["path"]
-        extra = list(SECURITY_HEADERS)
-        if not path.startswith(NO_CSP):
-            host = _host(scope)
-            ws = f"ws://{host} wss://{host}" if host else ""
-            extra.append((b"content-security-policy", CSP.format(ws=ws).encode()))
+        extra = self._extra(scope, path)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
@@ -202,32 +230,34 @@ class GuardMiddleware:
                     return
         chunks: list[bytes] = []
         size = 0
-        deadline = time.monotonic() + self.body_seconds
-        while True:
-            try:
-                message = await asyncio.wait_for(receive(), max(0.0, deadline - time.monotonic()))
-            except TimeoutError:
-                await _error(
-                    408, f"the request body did not arrive within {self.body_seconds:g} s"
-                )(scope, receive, send_with_headers)
-                return
-            if message["type"] != "http.request":
-                return
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body:
-                await _error(413, f"the request body is over {self.max_body} bytes")(
-                    scope, receive, send_with_headers
-                )
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
+        try:
+            async with asyncio.timeout(self.body_seconds):
+                while True:
+                    message = await receive()
+                    if message["type"] != "http.request":
+                        return
+                    chunk = message.get("body", b"")
+                    size += len(chunk)
+                    if size > self.max_body:
+                        break
+                    chunks.append(chunk)
+                    if not message.get("more_body", False):
+                        break
+        except TimeoutError:
+            await _error(408, f"the request body did not arrive within {self.body_seconds:g} s")(
+                scope, receive, send_with_headers
+            )
+            return
+        if size > self.max_body:
+            await _error(413, f"the request body is over {self.max_body} bytes")(
+                scope, receive, send_with_headers
+            )
+            return
         body = b"".join(chunks)
         if scope["method"] == "POST" and path.endswith("/actions"):
             found = _ACTION_PATH.fullmatch(path)
             if found is not None and await _fast_action(
-                scope, body, found.group(1), send_with_headers
+                scope, body, found.group(1), send, self.state.tables, extra
             ):
                 return
         sent = False
@@ -276,23 +306,62 @@ def _plain_action(scope: Scope, body: bytes) -> tuple[dict[str, Any], int, str |
     return action, version, authorization
 
 
-async def _fast_action(scope: Scope, body: bytes, game_id: str, send: Send) -> bool:
-    """``POST /api/games/{id}/actions`` without FastAPI's routing, dependencies and model
-    (most of the CPU of an action): the same checks and the same answers as the route, for a
-    body in the plain form every client sends; False: not that form, the route answers it."""
+async def play_action(
+    tables: Tables,
+    game_id: str,
+    authorization: str | None,
+    action: dict[str, Any],
+    version: int,
+) -> str:
+    """``POST /api/games/{id}/actions`` (the route and :func:`_fast_action` alike): play
+    ``action`` for the seat the bearer token opens; the seat's new picture (JSON text), or
+    :class:`ApiError` (nothing changed)."""
+    room = await tables.get(game_id)
+    seat = room.seat_of(_bearer(authorization))
+    await tables.act(room, seat, action, version, by_player=True)
+    return room.text(seat)
+
+
+async def _fast_action(
+    scope: Scope,
+    body: bytes,
+    game_id: str,
+    send: Send,
+    tables: Tables,
+    extra: list[tuple[bytes, bytes]],
+) -> bool:
+    """``POST /api/games/{id}/actions`` without FastAPI's stack, routing, dependencies and
+    model (most of the CPU of an action): :func:`play_action` with the same answers as the
+    route (``extra``: the security headers), for a body in the plain form every client
+    sends; False: not that form, the route answers it."""
     plain = _plain_action(scope, body)
     if plain is None:
         return False
     action, version, authorization = plain
-    tables: Tables = scope["app"].state.tables
-    response: Response
     try:
-        room = await tables.get(game_id)
-        seat = room.seat_of(_bearer(authorization))
-        await tables.act(room, seat, action, version, by_player=True)
-        response = Response(room.text(seat), media_type="application/json")
+        text = await play_action(tables, game_id, authorization, action, version)
     except ApiError as exc:
-        response = JSONResponse(exc.to_json(), status_code=exc.status)
+        status, answer = exc.status, exc.to_json()
+    except Exception as exc:  # noqa: BLE001 - as the app's 500 handler: logged, nothing changed
+        log.error("unexpected error on %s %s", scope["method"], scope["path"], exc_info=exc)
+        status, answer = 500, {"error": SERVER_ERROR}
+    else:
+        data = text.encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [
+                    (b"content-length", str(len(data)).encode()),
+                    (b"content-type", _JSON),
+                    *extra,
+                ],
+            }
+        )
+        await send({"type": "http.response.body", "body": data})
+        return True
+    response = JSONResponse(answer, status_code=status)
+    response.raw_headers.extend(extra)
 
     async def nothing() -> Message:
         return {"type": "http.disconnect"}
@@ -361,6 +430,24 @@ def _bearer(authorization: str | None) -> str | None:
     return token.strip()
 
 
+class GladeApp(FastAPI):
+    """FastAPI behind glade's own front layers (``front``: the access log and the guard), which
+    see every HTTP request and WebSocket before FastAPI's stack (and answer plain actions
+    without it)."""
+
+    front: ASGIApp | None = None
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self.front is not None and scope["type"] in ("http", "websocket"):
+            await self.front(scope, receive, send)
+        else:
+            await super().__call__(scope, receive, send)
+
+    async def inner(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """FastAPI's own stack (routing, exception handlers)."""
+        await super().__call__(scope, receive, send)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     """The glade web app; storage opens when the app starts and closes when it stops."""
     settings = settings or Settings()
@@ -397,7 +484,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             await tables.close()
             storage.close()
 
-    app = FastAPI(
+    app = GladeApp(
         title="glade",
         version="1",
         summary="Online tables for Harmonies and Living Forest.",
@@ -416,11 +503,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ),
         lifespan=lifespan,
     )
-    app.add_middleware(
-        GuardMiddleware, settings=settings, limiter=limiter, client_of=client_address
+    front: ASGIApp = GuardMiddleware(
+        app.inner, settings=settings, limiter=limiter, client_of=client_address, state=app.state
     )
     if settings.access_log:
-        app.add_middleware(AccessLog, form=settings.access_log)  # outermost: sees every answer
+        front = AccessLog(front, form=settings.access_log)  # outermost: sees every answer
+    app.front = front
     app.include_router(review_router)
     app.include_router(ratings_router)
     app.include_router(accounts_router)
@@ -435,7 +523,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def server_error(request: Request, exc: Exception) -> JSONResponse:
         # a bug (e.g. in an engine): logged with its traceback, answered 500, nothing changed
         log.error("unexpected error on %s %s", request.method, request.url.path, exc_info=exc)
-        return _error(500, "the server failed on this request (a bug, logged); nothing changed")
+        return _error(500, SERVER_ERROR)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -517,11 +605,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def post_action(
         game_id: str, body: PostAction, request: Request, authorization: Auth = None
     ) -> Any:
-        tables = tables_of(request)
-        room = await tables.get(game_id)
-        seat = room.seat_of(_bearer(authorization))
-        await tables.act(room, seat, body.action, body.version, by_player=True)
-        return Response(room.text(seat), media_type="application/json")
+        text = await play_action(
+            tables_of(request), game_id, authorization, body.action, body.version
+        )
+        return Response(text, media_type="application/json")
 
     @app.get(
         "/api/games/{game_id}/log",

@@ -164,11 +164,39 @@ def public_entries(state: Game, start: int, version: int) -> list[dict[str, Any]
 
 def dumps(value: Any) -> str:
     """JSON text of a picture, a push or a snapshot (orjson: a fraction of ``json.dumps``'s
-    CPU; the standard encoder for anything orjson does not take, e.g. an integer past 64 bits)."""
+    CPU; the standard encoder for anything orjson does not take, e.g. an integer past 64 bits).
+    ``value`` may hold :func:`encoded_actions` fragments (JSON encoded once)."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:  # orjson.JSONEncodeError is a TypeError
-        return json.dumps(value)
+        return json.dumps(value, default=_unfragment)
+
+
+def _unfragment(value: Any) -> Any:
+    if isinstance(value, orjson.Fragment):
+        return orjson.loads(value.contents)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+# action object (by id; the engines' action tables are shared and immutable) -> its JSON text
+_ACTION_JSON: dict[int, tuple[Action, orjson.Fragment]] = {}
+_ACTION_JSON_LIMIT = 100_000
+
+
+def encoded_actions(actions: list[Action]) -> list[orjson.Fragment]:
+    """``[a.to_json() for a in actions]`` for :func:`dumps`, each action encoded once for the
+    life of the process (a picture lists the legal actions of its seat: most of its CPU)."""
+    cache = _ACTION_JSON
+    out = []
+    for action in actions:
+        found = cache.get(id(action))
+        if found is None or found[0] is not action:
+            if len(cache) >= _ACTION_JSON_LIMIT:  # an engine that makes new actions each time
+                cache.clear()
+            fragment = orjson.Fragment(orjson.dumps(action.to_json()))
+            found = cache[id(action)] = (action, fragment)
+        out.append(found[1])
+    return out
 
 
 def push_text(picture: str, base: int, start: int, entries: list[dict[str, Any]]) -> str:
@@ -206,7 +234,7 @@ class Room:
             self._texts_version = self.version
         found = self._texts.get(seat)
         if found is None:
-            found = self._texts[seat] = dumps(self.picture(seat))
+            found = self._texts[seat] = dumps(self.picture(seat, encoded=True))
         return found
 
     def prepare_texts(self, seats: set[int | None]) -> None:
@@ -219,7 +247,7 @@ class Room:
         if len(missing) > 1:
             views = self.state.views(missing)
             for seat in missing:
-                self._texts[seat] = dumps(self.picture(seat, view=views[seat]))
+                self._texts[seat] = dumps(self.picture(seat, view=views[seat], encoded=True))
 
     def forget_texts(self) -> None:
         """Seats changed without a new version (someone joined)."""
@@ -272,12 +300,18 @@ class Room:
         state: Game | None = None,
         version: int | None = None,
         view: dict[str, Any] | None = None,
+        encoded: bool = False,
     ) -> dict[str, Any]:
         """What ``seat`` sees now (GET answer, POST answer and WebSocket push alike); with
         ``state`` and ``version``: what it saw then (a push of a caught-up action); ``view``:
-        ``state.view(seat)`` when it is already built."""
+        ``state.view(seat)`` when it is already built; ``encoded``: the legal actions as
+        :func:`encoded_actions` (for :func:`dumps` only)."""
         state = self.state if state is None else state
         over = state.is_over
+        legal: list[Any] = []
+        if seat is not None and self.seats[seat].kind == "human":
+            actions = state.legal_actions(seat)
+            legal = encoded_actions(actions) if encoded else [a.to_json() for a in actions]
         return {
             "id": self.id,
             "game": self.game,
@@ -288,9 +322,7 @@ class Room:
             "over": over,
             "view": state.view(seat) if view is None else view,
             # a seat a bot took over (timed out, left) has no move of its player's any more
-            "legal_actions": []
-            if seat is None or self.seats[seat].kind != "human"
-            else [a.to_json() for a in state.legal_actions(seat)],
+            "legal_actions": legal,
             "seats": [s.info() for s in self.seats],
             "result": state.result() if over else None,
         }
@@ -1000,7 +1032,9 @@ class Tables:
                 picture = (
                     room.text(conn.seat)
                     if current
-                    else dumps(room.picture(conn.seat, state, version, views[conn.seat]))
+                    else dumps(
+                        room.picture(conn.seat, state, version, views[conn.seat], encoded=True)
+                    )
                 )
                 text = texts[conn.seat] = push_text(picture, version - 1, start, entries)
             conn.offer(text)

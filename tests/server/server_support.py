@@ -225,6 +225,26 @@ def sleepy_choose(
     return choose_actions(state_json, "random", seat, seconds, seed)
 
 
+def gated_choose(
+    gate: str, state_json: dict[str, Any], spec: str, seat: int, seconds: float, seed: int
+) -> list[dict[str, Any]]:
+    """A bot (``functools.partial(gated_choose, folder)``, run in the server's bot workers) that
+    writes ``folder/thinking``, then waits for ``folder/go`` (at most 20 s, so a test that goes
+    wrong ends) and writes ``folder/released`` or ``folder/gave-up`` before a random move;
+    once it gave up it no longer waits."""
+    from glade.server.botrunner import choose_actions
+
+    folder = Path(gate)
+    (folder / "thinking").touch()
+    if (folder / "gave-up").exists():
+        return choose_actions(state_json, "random", seat, seconds, seed)
+    deadline = time.monotonic() + 20.0
+    while not (folder / "go").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    (folder / ("released" if (folder / "go").exists() else "gave-up")).touch()
+    return choose_actions(state_json, "random", seat, seconds, seed)
+
+
 def play_one_move(
     c: TestClient | httpx.Client, game_id: str, tokens: list[str | None], rng: random.Random
 ) -> None:

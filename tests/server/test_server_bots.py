@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import random
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
 from fastapi.testclient import TestClient
-from server_support import make_settings, new_table, play_one_move, sleepy_choose
+from server_support import gated_choose, make_settings, new_table, play_one_move
 
 from glade.server import botrunner as botrunner_module
 from glade.server import create_app
@@ -17,23 +18,33 @@ from glade.server import create_app
 def test_a_thinking_bot_does_not_hold_up_other_tables(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(botrunner_module, "choose_actions", sleepy_choose)
+    """A bot that thinks until the test lets it go: another table's moves are all answered
+    while its turn is still pending, so its thinking is off the event loop (were it on the
+    loop, no move could be answered before it gave up waiting and moved first)."""
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    monkeypatch.setattr(botrunner_module, "choose_actions", partial(gated_choose, str(gate)))
     monkeypatch.setattr(botrunner_module, "FAST_BOTS", set())
     with TestClient(create_app(make_settings(f"sqlite:///{tmp_path / 'b.db'}"))) as c:
         slow_id, _ = new_table(c, "harmonies", humans=0, bots=("random", "random"))
-        time.sleep(0.3)  # the slow bot is thinking now (in a worker process)
+        deadline = time.monotonic() + 60  # the worker process starts (a bound against a hang)
+        while not (gate / "thinking").exists():
+            assert time.monotonic() < deadline, "the slow bot never started thinking"
+            time.sleep(0.01)
         game_id, tokens = new_table(c, "harmonies")
         rng = random.Random(4)
-        started = time.perf_counter()
         for _ in range(10):
             play_one_move(c, game_id, tokens, rng)
-        elapsed = time.perf_counter() - started
-        assert elapsed < 1.0, f"10 moves took {elapsed:.2f} s next to a thinking bot"
-        assert c.get(f"/api/games/{slow_id}").json()["version"] == 0  # it really was thinking
-        deadline = time.monotonic() + 10
+        assert c.get(f"/api/games/{game_id}").json()["version"] == 10
+        # the bot is still thinking: its table has not moved and it has not given up waiting
+        assert c.get(f"/api/games/{slow_id}").json()["version"] == 0
+        assert not (gate / "gave-up").exists() and not (gate / "released").exists()
+        (gate / "go").touch()
+        deadline = time.monotonic() + 60
         while c.get(f"/api/games/{slow_id}").json()["version"] == 0:
             assert time.monotonic() < deadline, "the slow bot never moved"
-            time.sleep(0.1)
+            time.sleep(0.05)
+        assert (gate / "released").exists() and not (gate / "gave-up").exists()
 
 
 def test_unknown_and_uninstalled_bots_are_refused_with_a_sentence(tmp_path: Path) -> None:
