@@ -111,7 +111,7 @@ def test_living_forest_is_hosted_for_two_to_four_players(client: TestClient, pla
         ({"game": "harmonies", "options": {"colour": 1}, "seats": [{"kind": "human"}]}, "colour"),
         (
             {"game": "harmonies", "options": {"players": 3}, "seats": [{"kind": "human"}]},
-            "3 players",
+            "one seat per player (3), not 1",
         ),
         (
             {
