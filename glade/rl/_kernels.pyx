@@ -15,9 +15,8 @@ their sizes (the pouch by its public colour counts).
 """
 
 from libc.string cimport memcpy, memset
-from cpython.dict cimport PyDict_CheckExact, PyDict_Copy, PyDict_GetItem, PyDict_Next
+from cpython.dict cimport PyDict_CheckExact, PyDict_Copy, PyDict_GetItem
 from cpython.object cimport PyObject
-from cpython.tuple cimport PyTuple_GET_ITEM
 
 import numpy as np
 cimport numpy as cnp
@@ -1203,68 +1202,9 @@ cdef inline bint _spare_array(PyObject* p, int typenum, cnp.npy_intp size):
 cdef object _ACTIVE_AGENT = "active_agent"
 
 
-cdef bint _keys_are(dict d, list keys) except -1:
-    """True if ``d``'s keys are the items of ``keys``, in that order."""
-    cdef Py_ssize_t i = 0, k = 0
-    cdef PyObject* key
-    cdef PyObject* value
-    if len(d) != len(keys):
-        return False
-    while PyDict_Next(d, &i, &key, &value):
-        other = keys[k]
-        if key != <PyObject*>other and not (<object>key == other):
-            return False
-        k += 1
-    return True
-
-
-cdef dict _copy_into(object spare, dict source):
-    """``dict(source)``: written into ``spare`` (a dict nothing else refers to, or None) when it
-    has source's keys in the same order, else a new dict."""
-    cdef Py_ssize_t i = 0, j = 0
-    cdef PyObject* key
-    cdef PyObject* value
-    cdef PyObject* old_key
-    cdef PyObject* old_value
-    if spare is None or len(<dict>spare) != len(source):
-        return PyDict_Copy(source)
-    cdef dict old = <dict>spare
-    while PyDict_Next(source, &i, &key, &value):
-        PyDict_Next(old, &j, &old_key, &old_value)
-        if old_key != key and not (<object>old_key == <object>key):
-            return PyDict_Copy(source)
-    i = 0
-    while PyDict_Next(source, &i, &key, &value):
-        old[<object>key] = <object>value
-    return old
-
-
-cdef bint _refill_info(PyObject* spare, dict info, object active) except -1:
-    """Make ``spare`` (a dict nothing else refers to) ``{**info, "active_agent": active}`` if
-    it already has those keys in that order (the usual case: the same AEC keys every step);
-    False, and ``spare`` unchanged, if not."""
-    if spare == NULL or _refs(spare) != 1 or not PyDict_CheckExact(<object>spare):
-        return False
-    cdef dict old = <dict>spare
-    if len(old) != len(info) + 1:
-        return False
-    cdef Py_ssize_t i = 0, j = 0
-    cdef PyObject* key
-    cdef PyObject* value
-    cdef PyObject* old_key
-    cdef PyObject* old_value
-    while PyDict_Next(info, &i, &key, &value):
-        PyDict_Next(old, &j, &old_key, &old_value)
-        if old_key != key and not (<object>old_key == <object>key):
-            return False
-    PyDict_Next(old, &j, &old_key, &old_value)
-    if old_key != <PyObject*>_ACTIVE_AGENT and not (<object>old_key == _ACTIVE_AGENT):
-        return False
-    i = 0
-    while PyDict_Next(info, &i, &key, &value):
-        old[<object>key] = <object>value
-    old[_ACTIVE_AGENT] = active
-    return True
+cdef inline object _copy(object mapping):
+    """``dict(mapping)``, by the C call for a plain dict."""
+    return PyDict_Copy(mapping) if PyDict_CheckExact(mapping) else dict(mapping)
 
 
 cdef class ParallelCore:
@@ -1284,13 +1224,13 @@ cdef class ParallelCore:
     back two steps later)."""
 
     cdef public object aec_env, _views, _legal_of
-    cdef object _older, _outs, _older_outs
+    cdef object _older
     cdef cnp.ndarray _raw  # the raw observation before normalising, for a recycled view
 
     def _observe_all(self):
         """Every live agent's view (fresh arrays); the acting agent's legal moves are left in
         the AEC environment for its next step, as its own ``last()`` leaves them."""
-        self._older = self._outs = self._older_outs = None  # a new game: nothing to recycle
+        self._older = None  # a new game: nothing to recycle
         return self._views_now(<AECCore?>self.aec_env)
 
     cdef dict _views_now(self, AECCore env):
@@ -1314,12 +1254,8 @@ cdef class ParallelCore:
         self._older = self._views  # this step's views come back two steps from now
         if older is not None and (_refs(<PyObject*>older) != 1 or type(older) is not dict):
             older = None  # someone else holds the mapping: every view in it is reachable
-        live = env.agents
-        # the mappings themselves are recycled too (the same agents in the same order)
-        views = older if older is not None and _keys_are(<dict>older, live) else {}
-        legal_of = self._legal_of  # (ours alone: sample_legal reads it)
-        if legal_of is None or not _keys_are(legal_of, live):
-            legal_of = {}
+        views = {}
+        legal_of = {}
         if isinstance(kernel_obj, Kernel):
             kernel = <Kernel>kernel_obj
             obs_size = kernel.size
@@ -1406,7 +1342,6 @@ cdef class ParallelCore:
     def step(self, actions):
         """PettingZoo's turn-based parallel step (see GladeParallelEnv)."""
         cdef AECCore env = <AECCore?>self.aec_env
-        cdef PyObject* spare
         if not self.agents:
             return {}, {}, {}, {}, {}
         env.step(actions[env.agent_selection])
@@ -1414,38 +1349,17 @@ cdef class ParallelCore:
         active = env.agent_selection
         cdef dict infos
         if live and not (env.terminations[active] or env.truncations[active]):
-            # the game goes on (no dead steps to come): the agent to act is known now. What
-            # this step hands out is recycled as the views are (see the class): the mappings
-            # given two steps ago, if nothing else refers to them, are written again
-            older = self._older_outs
-            self._older_outs = self._outs
-            spares = [None, None, None, None]
-            if older is not None:
-                for k in range(4):
-                    spare = PyTuple_GET_ITEM(older, k)
-                    if _refs(spare) == 1 and PyDict_CheckExact(<object>spare):
-                        spares[k] = <object>spare
-            older = None
-            rewards = _copy_into(spares[0], env.rewards)
-            terminations = _copy_into(spares[1], env.terminations)
-            truncations = _copy_into(spares[2], env.truncations)
-            old_infos = spares[3]
-            spares = None
-            if old_infos is not None and _keys_are(<dict>old_infos, live):
-                infos = <dict>old_infos
-            else:
-                infos = {}
+            # the game goes on (no dead steps to come): the agent to act is known now. (These
+            # mappings and info dicts are small: copying them costs less than recycling them,
+            # as the views are, measured.)
+            rewards = _copy(env.rewards)
+            terminations = _copy(env.terminations)
+            truncations = _copy(env.truncations)
+            infos = {}
             for agent, info in env.infos.items():  # copies: the AEC env's stay as they are
-                if old_infos is not None:
-                    spare = PyDict_GetItem(old_infos, agent)
-                    if _refill_info(spare, info, active):
-                        infos[agent] = <object>spare
-                        continue
-                info = dict(info)
+                info = _copy(info)
                 info[_ACTIVE_AGENT] = active
                 infos[agent] = info
-            old_infos = None
-            self._outs = (rewards, terminations, truncations, infos)
             observations = self._views_now(env)
             self.agents = live
             return observations, rewards, terminations, truncations, infos
