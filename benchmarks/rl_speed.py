@@ -6,7 +6,7 @@ For each configuration it measures, in rounds of back-to-back runs: the engine's
 speed (the loop of ``glade.core.bench.run_bench``, ``glade bench``); the loop ``docs/rl.md``
 shows for the AEC environment (``for agent in env.agent_iter()``, ``last()``, then
 ``step(env.sample_legal())``, the ``documented loop`` figure); the parallel environment's
-documented loop (``sample_legal(agent, observation)`` for every agent, one ``step`` per move);
+documented loop (``actions = env.sample_actions(observations)``, one ``step`` per move);
 the AEC environment with the move read from the mask (through a bool view, as docs/rl.md
 advises, and straight from the int8 mask, the ``int8 mask read`` figure); and the batched
 runner (64 games, one ``step`` per batch, the choice from ``runner.legal``). For 1-player
@@ -90,7 +90,7 @@ def parallel_steps_per_s(game: str, options: dict[str, Any], games: int, seed: i
     for g in range(games):
         observations, _infos = env.reset(seed=seed + g)
         while env.agents:
-            actions = {a: env.sample_legal(a, observations[a]) for a in env.agents}
+            actions = env.sample_actions(observations)
             observations, _r, _te, _tr, _i = env.step(actions)
             steps += 1
     return steps / (clock() - start)

@@ -68,9 +68,11 @@ class Curve(BaseCallback):
         if self.num_timesteps % 20_480 == 0 and self.points:  # progress, every 20k moves
             last = [p[2] for p in self.points[-200:]]
             took = self.seconds()
+            rate = self.model.policy.optimizer.param_groups[0]["lr"]
             print(
                 f"{self.num_timesteps} moves, {took:.0f}s: mean of the last 200 games"
-                f" {np.mean(last):.1f}",
+                f" {np.mean(last):.1f} (lr {rate:.2e}, {time.strftime('%H:%M:%S', time.gmtime())}"
+                " UTC)",
                 flush=True,
             )
             if self.csv is not None:
@@ -81,6 +83,38 @@ class Curve(BaseCallback):
             if done:
                 self.points.append((self.num_timesteps, self.seconds(), float(info["score"])))
         return time.monotonic() < self.deadline
+
+
+def linear_lr(
+    start: float,
+    final: float,
+    first: int,
+    moves: int,
+    minutes: float | None = None,
+    clock: Any = time.monotonic,
+) -> Any:
+    """A learning rate falling linearly from ``start`` to ``final`` over this run's budget:
+    ``moves`` moves, or ``minutes`` of training (``clock``'s minutes from now) when given,
+    whichever comes first (the rate follows the larger of the two fractions used).
+
+    sb3 calls a schedule with the progress remaining, ``1 - n / (first + moves)`` where ``n``
+    counts every move the model has played (``first`` of them before this ``learn()``, as when
+    resuming a saved run); so the rate is ``start`` at move ``first`` and ``final`` from move
+    ``first + moves`` on (or once the minutes are spent). A run that stops on ``minutes``
+    therefore still ends at ``final``. The returned function is pickled with the model.
+    """
+    total = first + moves
+    begun = clock()
+
+    def schedule(progress_remaining: float) -> float:
+        played = (1.0 - progress_remaining) * total
+        fraction = (played - first) / moves
+        if minutes is not None:
+            fraction = max(fraction, (clock() - begun) / (60.0 * minutes))
+        fraction = min(1.0, max(0.0, fraction))
+        return start + fraction * (final - start)
+
+    return schedule
 
 
 def make_env(opponents: str | None, seed: int = 0) -> gymnasium.Env[Any, Any]:
@@ -128,17 +162,26 @@ def train(
     csv_path: Path | None = None,
     checkpoint: Path | None = None,
     resume: Path | None = None,
+    lr_final: float | None = None,
+    retune: tuple[str, ...] = (),
 ) -> tuple[MaskablePPO, Curve]:
     """Train until ``minutes`` pass or ``timesteps`` moves are played.
 
+    With ``lr_final`` the learning rate falls linearly from ``learning_rate`` to ``lr_final``
+    over ``timesteps`` moves or ``minutes``, whichever ends first (``linear_lr``); without it,
+    it stays ``learning_rate``.
+
     With ``resume`` (a model saved by an earlier run) its weights, optimiser state, move count
-    and hyper-parameters are kept (the ones given here are ignored, apart from ``n_envs``) and
-    training goes on for ``minutes`` or ``timesteps`` more moves; the earlier run's episodes
+    and hyper-parameters are kept (the ones given here are ignored, apart from ``n_envs`` and
+    the names in ``retune``: any of ``"learning_rate"`` (with ``lr_final``, its schedule),
+    ``"ent_coef"``, ``"batch_size"``, ``"n_epochs"``, ``"n_steps"``, which take the values given
+    here) and training goes on for ``minutes`` or ``timesteps`` more moves; the earlier run's episodes
     are read from ``csv_path`` if it exists, so the curve written there goes on from them. The
     training games continue from seed ``seed`` + the moves already played, not the first run's.
     """
     torch.manual_seed(seed)
     points: list[tuple[int, float, float]] = []
+    done = 0
     if resume is not None:
         done = MaskablePPO.load(resume, device="cpu").num_timesteps
         if csv_path is not None and csv_path.exists():
@@ -147,8 +190,23 @@ def train(
     env = make_vec_env(
         lambda: make_env(opponents, seed), n_envs=n_envs, seed=seed
     )  # DummyVecEnv: one process
+    rate: Any = learning_rate
+    if lr_final is not None:
+        rate = linear_lr(learning_rate, lr_final, done, timesteps, minutes)
     if resume is not None:
-        model = MaskablePPO.load(resume, env=env, device="cpu")
+        given = {
+            "learning_rate": rate,
+            "ent_coef": ent_coef,
+            "batch_size": batch_size,
+            "n_epochs": n_epochs,
+            "n_steps": n_steps,
+        }
+        unknown = set(retune) - set(given)
+        if unknown:
+            raise ValueError(f"cannot retune {sorted(unknown)} on resume; only {sorted(given)}.")
+        changes = {name: given[name] for name in retune}
+        # load() sets these on the model before it builds its rollout buffer and lr schedule
+        model = MaskablePPO.load(resume, env=env, device="cpu", **changes)
         model.set_random_seed(seed)
     else:
         model = MaskablePPO(
@@ -157,7 +215,7 @@ def train(
             n_steps=n_steps,
             batch_size=batch_size,
             n_epochs=n_epochs,
-            learning_rate=learning_rate,
+            learning_rate=rate,
             gamma=gamma,
             gae_lambda=0.95,
             ent_coef=ent_coef,
@@ -263,16 +321,42 @@ def plot(curve: Curve, path: Path, title: str, baselines: dict[str, float]) -> N
     plt.close(fig)
 
 
+# the hyper-parameters a resumed run may change: train()'s name -> the option's attribute
+RETUNE = {
+    "n_steps": "n_steps",
+    "batch_size": "batch_size",
+    "n_epochs": "n_epochs",
+    "learning_rate": "lr",
+    "ent_coef": "ent_coef",
+}
+DEFAULTS = {
+    "n_steps": 256,
+    "batch_size": 256,
+    "n_epochs": 4,
+    "learning_rate": 3e-4,
+    "ent_coef": 0.01,
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Train MaskablePPO on glade.")
     parser.add_argument("--minutes", type=float, default=3.0, help="training time (default 3)")
     parser.add_argument("--timesteps", type=int, default=10_000_000, help="or stop after these")
     parser.add_argument("--n-envs", type=int, default=8)
-    parser.add_argument("--n-steps", type=int, default=256, help="moves per env per update")
-    parser.add_argument("--batch-size", type=int, default=256)
-    parser.add_argument("--n-epochs", type=int, default=4, help="PPO epochs per update")
-    parser.add_argument("--lr", type=float, default=3e-4, help="learning rate")
-    parser.add_argument("--ent-coef", type=float, default=0.01, help="entropy bonus")
+    # these five default to None so that a resumed run knows which ones were given: those
+    # replace the saved model's (RETUNE), the others keep it
+    parser.add_argument("--n-steps", type=int, default=None, help="moves per env per update")
+    parser.add_argument("--batch-size", type=int, default=None)
+    parser.add_argument("--n-epochs", type=int, default=None, help="PPO epochs per update")
+    parser.add_argument("--lr", type=float, default=None, help="learning rate (default 3e-4)")
+    parser.add_argument(
+        "--lr-final",
+        type=float,
+        default=None,
+        help="the learning rate falls linearly from --lr to this over --timesteps moves or"
+        " --minutes, whichever ends first",
+    )
+    parser.add_argument("--ent-coef", type=float, default=None, help="entropy bonus")
     parser.add_argument("--gamma", type=float, default=0.995)
     parser.add_argument("--net", default="256,256", help="hidden layers, e.g. 256,256")
     parser.add_argument("--opponents", default=None, help="a bot for seat 1 (2p); none: solo")
@@ -288,10 +372,20 @@ def main(argv: list[str] | None = None) -> int:
         "--resume",
         type=Path,
         default=None,
-        help="go on training this saved model (its hyper-parameters; --csv is appended to)",
+        help="go on training this saved model (its hyper-parameters, except those of --lr,"
+        " --lr-final, --ent-coef, --batch-size, --n-epochs, --n-steps given; --csv is appended"
+        " to)",
     )
     parser.add_argument("--baselines", type=Path, default=None, help="JSON cache of bot scores")
     args = parser.parse_args(argv)
+    retune = tuple(
+        name
+        for name, flag in RETUNE.items()
+        if getattr(args, flag) is not None or (flag == "lr" and args.lr_final is not None)
+    )
+    for name, flag in RETUNE.items():
+        if getattr(args, flag) is None:
+            setattr(args, flag, DEFAULTS[name])
     torch.set_num_threads(1)
     if args.load is not None:
         model = MaskablePPO.load(args.load)
@@ -316,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
             args.csv,
             args.save,
             args.resume,
+            args.lr_final,
+            retune,
         )
         took = curve.seconds()
         if args.save is not None:

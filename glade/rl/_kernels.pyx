@@ -15,6 +15,8 @@ their sizes (the pouch by its public colour counts).
 """
 
 from libc.string cimport memcpy, memset
+from cpython.dict cimport PyDict_CheckExact, PyDict_Copy, PyDict_GetItem
+from cpython.object cimport PyObject
 
 import numpy as np
 cimport numpy as cnp
@@ -1174,36 +1176,151 @@ cdef class SoloCore:
         return obs, self._score - before, over, False, info
 
 
+cdef extern from "Python.h":
+    Py_ssize_t _refs "Py_REFCNT"(PyObject* o)
+
+cdef object _OBSERVATION = "observation"
+cdef object _ACTION_MASK = "action_mask"
+
+
+cdef inline bint _spare_array(PyObject* p, int typenum, cnp.npy_intp size):
+    """True if ``p`` is one of our own arrays that nothing but its view dict refers to: a plain
+    ndarray owning its data (no other array sees it), writeable, contiguous, of ``typenum`` and
+    ``size``. Nobody else can then see a write into it."""
+    if p == NULL or _refs(p) != 1 or not cnp.PyArray_CheckExact(<object>p):
+        return False
+    cdef cnp.ndarray a = <cnp.ndarray>p
+    return (
+        cnp.PyArray_NDIM(a) == 1
+        and cnp.PyArray_DIM(a, 0) == size
+        and cnp.PyArray_TYPE(a) == typenum
+        and cnp.PyArray_CHKFLAGS(a, cnp.NPY_ARRAY_OWNDATA | cnp.NPY_ARRAY_WRITEABLE | cnp.NPY_ARRAY_C_CONTIGUOUS)
+        and cnp.PyArray_BASE(a) == NULL
+    )
+
+
+cdef object _ACTIVE_AGENT = "active_agent"
+
+
+cdef inline object _copy(object mapping):
+    """``dict(mapping)``, by the C call for a plain dict."""
+    return PyDict_Copy(mapping) if PyDict_CheckExact(mapping) else dict(mapping)
+
+
 cdef class ParallelCore:
     """The per-move half of the PettingZoo parallel environment, compiled: ``step()``,
-    ``sample_legal()`` and the making of every agent's view. ``glade.rl.parallel.GladeParallelEnv``
-    derives from this class (and from PettingZoo's turn-based conversion); its AEC environment
-    (an ``AECCore``) plays the move and does every refusal, so both paths behave the same."""
+    ``sample_legal()``, ``sample_actions()`` and the making of every agent's view.
+    ``glade.rl.parallel.GladeParallelEnv`` derives from this class (and from PettingZoo's
+    turn-based conversion); its AEC environment (an ``AECCore``) plays the move and does every
+    refusal, so both paths behave the same.
+
+    Recycling. Every step hands out fresh views, but the arrays of a view that nobody can reach
+    any more are used again: the views given two steps ago (``_older``) are kept, and a view dict
+    that only that mapping refers to, whose two arrays only the view dict refers to (and own
+    their data), gets the new observation and mask written into it and is handed out again.
+    Whoever kept a view, an array of it, or a NumPy view of an array holds a reference, so that
+    view is left alone: what anyone can read is never written again (the documented loop drops
+    a step's observations when it rebinds the name to the next step's, so its views come
+    back two steps later)."""
 
     cdef public object aec_env, _views, _legal_of
+    cdef object _older
+    cdef cnp.ndarray _raw  # the raw observation before normalising, for a recycled view
 
     def _observe_all(self):
         """Every live agent's view (fresh arrays); the acting agent's legal moves are left in
         the AEC environment for its next step, as its own ``last()`` leaves them."""
-        cdef AECCore env = <AECCore?>self.aec_env
+        self._older = None  # a new game: nothing to recycle
+        return self._views_now(<AECCore?>self.aec_env)
+
+    cdef dict _views_now(self, AECCore env):
         game = env.game
         seats = env._seat
-        cdef Py_ssize_t n = env._n_actions
+        cdef Py_ssize_t n = env._n_actions, code
         cdef int seat
-        views = {}
-        legal_of = {}
+        cdef unsigned long long may_act = 0
+        cdef dict views
+        cdef dict legal_of
         kernel_obj = env._kernel
         normaliser = env._normaliser
         cdef Kernel kernel
+        cdef cnp.npy_intp size = n, obs_size
+        cdef PyObject* spare
+        cdef PyObject* spare_obs
+        cdef PyObject* spare_mask
+        cdef signed char* m
+        cdef cnp.ndarray raw
+        older = self._older
+        self._older = self._views  # this step's views come back two steps from now
+        if older is not None and (_refs(<PyObject*>older) != 1 or type(older) is not dict):
+            older = None  # someone else holds the mapping: every view in it is reachable
+        views = {}
+        legal_of = {}
         if isinstance(kernel_obj, Kernel):
             kernel = <Kernel>kernel_obj
+            obs_size = kernel.size
             low = None if normaliser is None else normaliser.low
             scale = None if normaliser is None else normaliser.scale
+            # only the seats that may act have legal moves (Game.to_act: "seats that may act
+            # now"; every other seat's legal_action_ids is []): one engine call for the rest
+            for seat in game.to_act:
+                may_act |= 1ULL << seat
             for agent in env.agents:
                 seat = seats[agent]
-                obs = _fresh_view(kernel, seat, low, scale)
-                legal = game.legal_action_ids(seat)
-                views[agent] = {"observation": obs, "action_mask": _mask_of(legal, n)}
+                if may_act >> seat & 1ULL:
+                    legal = game.legal_action_ids(seat)
+                else:
+                    legal = []
+                spare = NULL
+                if older is not None:
+                    spare = PyDict_GetItem(older, agent)
+                    if spare != NULL and not (
+                        _refs(spare) == 1
+                        and PyDict_CheckExact(<object>spare)
+                        and len(<dict>spare) == 2
+                    ):
+                        spare = NULL
+                if spare != NULL:
+                    spare_obs = PyDict_GetItem(<object>spare, _OBSERVATION)
+                    spare_mask = PyDict_GetItem(<object>spare, _ACTION_MASK)
+                    if not (
+                        _spare_array(spare_obs, cnp.NPY_FLOAT32, obs_size)
+                        and _spare_array(spare_mask, cnp.NPY_INT8, size)
+                    ):
+                        spare = NULL
+                if spare != NULL:  # nobody can see these: write the new view into them
+                    view = <object>spare
+                    if low is None:
+                        kernel.write(seat, <float*>cnp.PyArray_DATA(<cnp.ndarray>spare_obs))
+                    else:
+                        if self._raw is None or self._raw.shape[0] != obs_size:
+                            self._raw = np.empty(obs_size, dtype=np.float32)
+                        raw = self._raw
+                        kernel.write(seat, <float*>cnp.PyArray_DATA(raw))
+                        _normalise_into(
+                            <float*>cnp.PyArray_DATA(raw),
+                            <float*>cnp.PyArray_DATA(low),
+                            <float*>cnp.PyArray_DATA(scale),
+                            <float*>cnp.PyArray_DATA(<cnp.ndarray>spare_obs),
+                            obs_size,
+                        )
+                    m = <signed char*>cnp.PyArray_DATA(<cnp.ndarray>spare_mask)
+                    memset(m, 0, n)
+                    for code in legal:
+                        if not 0 <= code < n:
+                            raise IndexError(f"action {code} is outside 0..{n - 1}")
+                        m[code] = 1
+                elif legal:
+                    view = {
+                        _OBSERVATION: _fresh_view(kernel, seat, low, scale),
+                        _ACTION_MASK: _mask_of(legal, n),
+                    }
+                else:
+                    view = {
+                        _OBSERVATION: _fresh_view(kernel, seat, low, scale),
+                        _ACTION_MASK: cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0),
+                    }
+                views[agent] = view
                 legal_of[agent] = legal
         else:  # the encoder's Python path (compiled=False)
             seat_view = env._seat_view
@@ -1228,13 +1345,31 @@ cdef class ParallelCore:
         if not self.agents:
             return {}, {}, {}, {}, {}
         env.step(actions[env.agent_selection])
+        live = env.agents
+        active = env.agent_selection
+        cdef dict infos
+        if live and not (env.terminations[active] or env.truncations[active]):
+            # the game goes on (no dead steps to come): the agent to act is known now. (These
+            # mappings and info dicts are small: copying them costs less than recycling them,
+            # as the views are, measured.)
+            rewards = _copy(env.rewards)
+            terminations = _copy(env.terminations)
+            truncations = _copy(env.truncations)
+            infos = {}
+            for agent, info in env.infos.items():  # copies: the AEC env's stay as they are
+                info = _copy(info)
+                info[_ACTIVE_AGENT] = active
+                infos[agent] = info
+            observations = self._views_now(env)
+            self.agents = live
+            return observations, rewards, terminations, truncations, infos
         rewards = dict(env.rewards)
         terminations = dict(env.terminations)
         truncations = dict(env.truncations)
         infos = {}
-        for agent, info in env.infos.items():  # copies: the AEC env's stay as they are
+        for agent, info in env.infos.items():
             infos[agent] = dict(info)
-        observations = self._observe_all()
+        observations = self._views_now(env)
         while env.agents:  # the game is over: every agent leaves by PettingZoo's dead steps
             agent = env.agent_selection
             if env.terminations[agent] or env.truncations[agent]:
@@ -1259,6 +1394,27 @@ cdef class ParallelCore:
             r = env._sampler.random()
             return legal[<Py_ssize_t>(r * len(legal))]
         return self._full_sample_legal(agent, observation)
+
+    def sample_actions(self, observations):
+        """``{agent: sample_legal(agent, observations[agent])}`` for every live agent, in one
+        call (see GladeParallelEnv)."""
+        cdef AECCore env = <AECCore?>self.aec_env
+        cdef dict actions = {}
+        cdef dict views = self._views
+        cdef dict legal_of = self._legal_of
+        cdef double r
+        active = env.agent_selection
+        for agent in self.agents:
+            observation = observations[agent]
+            legal = legal_of.get(agent)
+            if legal is None or observation is not views.get(agent):
+                actions[agent] = self._full_sample_legal(agent, observation)
+            elif agent != active or not legal:
+                actions[agent] = 0
+            else:
+                r = env._sampler.random()
+                actions[agent] = legal[<Py_ssize_t>(r * len(legal))]
+        return actions
 
 
 def fill_masks(signed char[:, ::1] masks, list legal):
@@ -1321,3 +1477,4 @@ def first_illegal(list codes, signed char[:, ::1] masks):
         if not masks[i, <Py_ssize_t>codes[i]]:
             return i
     return -1
+

@@ -4,12 +4,13 @@
     env = harmonies_v0.parallel_env(players=2)
     observations, infos = env.reset(seed=7)
     while env.agents:
-        actions = {a: env.sample_legal(a, observations[a]) for a in env.agents}
+        actions = env.sample_actions(observations)  # a random legal move for every agent
         observations, rewards, terminations, truncations, infos = env.step(actions)
 
 The games are turn-based, so a parallel step plays only the action of the agent whose turn it is
 (``infos[agent]["active_agent"]``, the same for every agent, names it) and ignores the others'
-(``sample_legal`` gives them action 0). It is PettingZoo's
+(``sample_legal`` gives them action 0; ``sample_actions(observations)`` is ``{a:
+sample_legal(a, observations[a]) for a in agents}`` in one call). It is PettingZoo's
 ``turn_based_aec_to_parallel`` over the AEC environment; ``aec_to_parallel`` does not apply (it
 needs every agent to act at once). Every agent's ``infos`` has the AEC keys plus ``active_agent``
 from the first observation on.
@@ -36,6 +37,10 @@ class _PythonCore:
 
     def sample_legal(self, agent: str, observation: dict[str, np.ndarray]) -> int:
         out: int = self._full_sample_legal(agent, observation)  # type: ignore[attr-defined]
+        return out
+
+    def sample_actions(self, observations: dict[str, dict[str, np.ndarray]]) -> dict[str, int]:
+        out: dict[str, int] = self._full_sample_actions(observations)  # type: ignore[attr-defined]
         return out
 
     def _observe_all(self) -> dict[str, dict[str, np.ndarray]]:
@@ -135,6 +140,13 @@ class GladeParallelEnv(_Core, turn_based_aec_to_parallel_wrapper):
         if not mask.any():
             return 0
         return env.sample_legal(mask)
+
+    def _full_sample_actions(
+        self, observations: dict[str, dict[str, np.ndarray]]
+    ) -> dict[str, int]:
+        """``sample_actions(observations)``: every live agent's ``sample_legal(agent,
+        observations[agent])``, in the order of ``agents`` (the same draws), in one call."""
+        return {a: self._full_sample_legal(a, observations[a]) for a in self.agents}
 
     def state(self) -> np.ndarray:
         env: GladeAECEnv = self.aec_env

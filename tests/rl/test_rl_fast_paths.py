@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from typing import Any
 
 import numpy as np
 import pytest
@@ -52,16 +53,28 @@ for name, make in (
 for name, make in (
     ("harmonies parallel", lambda: harmonies_v0.parallel_env(players=2, normalize=True)),
     ("living-forest parallel", lambda: living_forest_v0.parallel_env(players=3)),
+    ("harmonies parallel 4p", lambda: harmonies_v0.parallel_env(players=4)),
+    ("living-forest parallel 4p", lambda: living_forest_v0.parallel_env(players=4, normalize=True)),
 ):
     env, digest, steps = make(), hashlib.sha256(), 0
-    observations, infos = env.reset(seed=8)
-    feed(digest, observations, infos)
-    while env.agents:
-        actions = {a: env.sample_legal(a, observations[a]) for a in env.agents}
-        out = env.step(actions)
-        observations = out[0]
-        feed(digest, actions, *out)
-        steps += 1
+    for seed in (8, 9):
+        observations, infos = env.reset(seed=seed)
+        feed(digest, observations, infos)
+        kept = None
+        while env.agents:
+            if steps % 3:  # the documented loop (its views come back two steps later)
+                actions = env.sample_actions(observations)
+            else:
+                actions = {a: env.sample_legal(a, observations[a]) for a in env.agents}
+            if steps % 11 == 0:  # now and then a step's output is kept a while (not recycled)
+                kept = out if steps else None
+            out = env.step(actions)
+            feed(digest, actions, *out)
+            if kept is not None and steps % 11 == 5:
+                feed(digest, *kept)  # what was kept still shows its own step
+                kept = None
+            observations = out[0]
+            steps += 1
     seen[name] = [steps, digest.hexdigest()]
 for normalize in (False, True):
     env, digest, steps = gymnasium.make(glade.rl.SOLO_ID, normalize=normalize), hashlib.sha256(), 0
@@ -155,3 +168,49 @@ def test_sample_legal_draws_legal_moves_and_refuses_without_a_game() -> None:
         assert code == 0 if agent != active else observation["action_mask"][code] == 1
         copy = {k: v.copy() for k, v in observation.items()}  # not the env's own: read its mask
         assert parallel.sample_legal(agent, copy) == 0 or agent == active
+
+
+@pytest.mark.skipif(not kernels.COMPILED, reason="the compiled kernels are not built")
+@pytest.mark.parametrize("normalize", [False, True])
+def test_parallel_views_are_recycled_only_when_nobody_can_see_them(normalize: bool) -> None:
+    import weakref
+
+    env = living_forest_v0.parallel_env(players=4, normalize=normalize)
+    observations, infos = env.reset(seed=5)
+    watched: list[tuple[int, Any]] = []  # (step, weak reference to an array handed out)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []  # (array still held, its bytes then)
+    recycled = 0
+    for step in range(300):
+        if not env.agents:
+            break
+        if step % 7 == 0:  # keep an observation, a mask, a NumPy view and an info dict
+            agent = env.agents[step % len(env.agents)]
+            view = observations[agent]
+            kept.append((view["observation"], view["observation"].copy()))
+            kept.append((view["action_mask"][::2], view["action_mask"][::2].copy()))
+            kept.append((infos[agent]["scores"], infos[agent]["scores"].copy()))
+            held_info = infos[agent]
+            held_copy = dict(held_info)
+        ids = {id(v["observation"]) for v in observations.values()}
+        for _, ref in watched[-8:]:
+            if id(ref()) in ids and ref() is not None:
+                recycled += 1
+        watched.extend((step, weakref.ref(v["observation"])) for v in observations.values())
+        observations, _rewards, _terminations, _truncations, infos = env.step(
+            env.sample_actions(observations)
+        )
+        for array, then in kept:  # nothing anyone holds is ever written again
+            assert array.tobytes() == then.tobytes()
+        if step % 7 == 3:
+            assert held_info == held_copy  # a kept info dict keeps its step's values
+    assert recycled > 100  # the documented loop's views do come back
+    # a recycled view is a complete, current one: the same as a fresh view made now
+    for agent, view in observations.items():
+        env_views = env._views
+        assert view is env_views[agent]
+    from glade.rl.parallel import GladeParallelEnv
+
+    fresh = GladeParallelEnv._full_observe_all(env)
+    for agent, view in fresh.items():
+        assert view["observation"].tobytes() == observations[agent]["observation"].tobytes()
+        assert view["action_mask"].tobytes() == observations[agent]["action_mask"].tobytes()

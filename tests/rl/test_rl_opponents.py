@@ -200,3 +200,50 @@ def test_maskable_ppo_example_resumes_a_saved_run(
         for k, v in resumed.policy.state_dict().items()
     )
     assert resumed.n_steps == 64 and resumed.batch_size == 64
+
+
+def test_linear_lr_falls_over_the_runs_own_moves() -> None:
+    example = load_example()
+    # a resumed run: 1,000 moves before, 500 in this learn(); sb3 passes 1 - n / 1,500
+    schedule = example.linear_lr(1e-3, 1e-5, 1000, 500)
+    assert schedule(1 - 1000 / 1500) == pytest.approx(1e-3)
+    assert schedule(1 - 1250 / 1500) == pytest.approx((1e-3 + 1e-5) / 2)
+    assert schedule(0.0) == pytest.approx(1e-5)
+    assert example.linear_lr(2e-4, 0.0, 0, 100)(1.0) == pytest.approx(2e-4)
+    # with minutes, the larger of the two fractions: a slow run still ends at the final rate
+    now = [100.0]
+    timed = example.linear_lr(1e-3, 0.0, 1000, 500, minutes=2.0, clock=lambda: now[0])
+    assert timed(1 - 1000 / 1500) == pytest.approx(1e-3)
+    now[0] += 60.0  # half the minutes, a fifth of the moves
+    assert timed(1 - 1100 / 1500) == pytest.approx(5e-4)
+    assert timed(1 - 1400 / 1500) == pytest.approx(2e-4)  # four fifths of the moves
+    now[0] += 600.0
+    assert timed(1 - 1100 / 1500) == 0.0
+
+
+def test_a_resumed_run_takes_the_new_hyper_parameters_given(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    example = load_example()
+    model_path, curve_csv = tmp_path / "solo.zip", tmp_path / "solo.csv"
+    files = ["--csv", str(curve_csv), "--save", str(model_path), "--eval-games", "1"]
+    first = ["--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--ent-coef", "0.01"]
+    assert example.main(["--timesteps", "256", *first, *files]) == 0
+    done = example.MaskablePPO.load(model_path).num_timesteps
+    capsys.readouterr()
+    # given: lr schedule, entropy, batch; not given: n_steps (kept at the saved 64)
+    retuned = ["--lr", "1e-3", "--lr-final", "1e-4", "--ent-coef", "0.002", "--batch-size", "32"]
+    again = ["--resume", str(model_path), "--timesteps", "256", "--minutes", "1e4", *retuned]
+    again += ["--n-envs", "2"]  # (minutes: the schedule's time fraction stays near 0 here)
+    assert example.main([*again, *files]) == 0
+    resumed = example.MaskablePPO.load(model_path)
+    assert resumed.ent_coef == 0.002 and resumed.batch_size == 32 and resumed.n_steps == 64
+    # the saved schedule is the resumed run's: 1e-3 at its first move, 1e-4 after its last
+    total = done + 256
+    assert resumed.lr_schedule(1 - done / total) == pytest.approx(1e-3, rel=1e-3)
+    assert resumed.lr_schedule(0.0) == pytest.approx(1e-4)
+    # the optimiser ran at the falling rate: below the start after the last update
+    rate = resumed.policy.optimizer.param_groups[0]["lr"]
+    assert 1e-4 <= rate < 1e-3
+    with pytest.raises(ValueError, match="cannot retune"):
+        example.train(timesteps=64, n_envs=2, resume=model_path, retune=("gamma",))
