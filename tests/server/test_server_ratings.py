@@ -432,8 +432,11 @@ def test_leaving_a_rated_game_against_the_takeover_bot_level_is_rated(client: Te
         [[model.rating()], [model.rating(mu=before["mu"], sigma=before["sigma"])]],
         ranks=[2.0, 1.0],
     )
-    assert got["mu"] == pytest.approx(expected[0][0].mu, abs=1e-6)
+    # the server answers mu, sigma and mu - 3 sigma rounded to 6 decimals, and "before" above is
+    # such an answer: the expected values carry up to about 2e-6 of that rounding (1e-6 failed
+    # once, on PostgreSQL, whose shared database gives the greedy level another rating)
+    assert got["mu"] == pytest.approx(expected[0][0].mu, abs=1e-5)
     bot = client.get(f"/api/games/{gid}/ratings").json()["seats"][1]
     assert bot["change"]["after"] == pytest.approx(
-        expected[1][0].mu - 3 * expected[1][0].sigma, abs=1e-6
+        expected[1][0].mu - 3 * expected[1][0].sigma, abs=1e-5
     )
