@@ -96,6 +96,21 @@ def test_every_board_fits_the_window(
     context.close()
 
 
+def test_no_living_forest_deal_makes_the_laptop_table_scroll(server: Server, browser: Browser) -> None:
+    """The guardian animals' display is as high as its cards' symbols (one to three rows each), so
+    the height left to the circle of spirits depends on the deal: one deal in six once made the
+    1280×800 page 2 px too high. Eight deals: none scrolls and the circle stays readable."""
+    context, page, watch = new_page(browser, 1280, 800)
+    for _ in range(8):
+        open_seat(page, server.url, "living-forest", 2)
+        m = page.evaluate(MEASURE)
+        assert not problems_of(m, 2, False), problems_of(m, 2, False)
+        ring = page.locator(".circle-panel .ring").bounding_box()
+        assert ring is not None and ring["height"] >= 90, ring
+    assert not watch.errors, watch.errors
+    context.close()
+
+
 @pytest.mark.parametrize("game", ["harmonies", "living-forest"])
 def test_a_click_enlarges_another_players_board(
     server: Server, browser: Browser, game: str
