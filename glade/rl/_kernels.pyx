@@ -1211,7 +1211,7 @@ cdef class ParallelCore:
     """The per-move half of the PettingZoo parallel environment, compiled: ``step()``,
     ``sample_legal()``, ``sample_actions()`` and the making of every agent's view.
     ``glade.rl.parallel.GladeParallelEnv`` derives from this class (and from PettingZoo's
-    turn-based conversion); its AEC environment (an ``AECCore``) plays the move and does every
+    turn-based conversion); its AEC environment (an ``AECCore``) plays each move and does every
     refusal, so both paths behave the same.
 
     Recycling. Every step hands out fresh views, but the arrays of a view that nobody can reach
@@ -1224,23 +1224,28 @@ cdef class ParallelCore:
     back two steps later)."""
 
     cdef public object aec_env, _views, _legal_of
+    cdef public list _acting  # the agents that act in the next step, in seat order
     cdef object _older
     cdef cnp.ndarray _raw  # the raw observation before normalising, for a recycled view
+    cdef bint _together  # the game's engine names the seats acting together (acting_together)
 
     def _observe_all(self):
         """Every live agent's view (fresh arrays); the acting agent's legal moves are left in
         the AEC environment for its next step, as its own ``last()`` leaves them."""
         self._older = None  # a new game: nothing to recycle
-        return self._views_now(<AECCore?>self.aec_env)
+        cdef AECCore env = <AECCore?>self.aec_env
+        self._together = hasattr(env.game, "acting_together")
+        return self._views_now(env)
 
     cdef dict _views_now(self, AECCore env):
         game = env.game
         seats = env._seat
         cdef Py_ssize_t n = env._n_actions, code
         cdef int seat
-        cdef unsigned long long may_act = 0
+        cdef unsigned long long may_act = 0, together = 0
         cdef dict views
         cdef dict legal_of
+        cdef list acting = []
         kernel_obj = env._kernel
         normaliser = env._normaliser
         cdef Kernel kernel
@@ -1262,13 +1267,25 @@ cdef class ParallelCore:
             low = None if normaliser is None else normaliser.low
             scale = None if normaliser is None else normaliser.scale
             # only the seats that may act have legal moves (Game.to_act: "seats that may act
-            # now"; every other seat's legal_action_ids is []): one engine call for the rest
-            for seat in game.to_act:
-                may_act |= 1ULL << seat
+            # now"; every other seat's legal_action_ids is []), and where the rules package
+            # names the seats acting together (acting_together), only those: no engine call for
+            # the rest. The agents acting in the next step: those, or the one to act.
+            if self._together:
+                for seat in game.acting_together:
+                    together |= 1ULL << seat
+                may_act = together
+            else:
+                to_act = game.to_act
+                for seat in to_act:
+                    may_act |= 1ULL << seat
+                if to_act:
+                    together = 1ULL << <int>to_act[0]
             for agent in env.agents:
                 seat = seats[agent]
                 if may_act >> seat & 1ULL:
                     legal = game.legal_action_ids(seat)
+                    if together >> seat & 1ULL and legal:
+                        acting.append(agent)
                 else:
                     legal = []
                 spare = NULL
@@ -1330,6 +1347,7 @@ cdef class ParallelCore:
                     view["observation"] = normaliser(view["observation"])
                 views[agent] = view
                 legal_of[agent] = legal
+            acting = self._acting_now(legal_of)
         active = env.agent_selection
         legal = legal_of.get(active)
         if legal is not None:
@@ -1337,14 +1355,63 @@ cdef class ParallelCore:
             env._legal_seat = seats[active]
         self._views = views
         self._legal_of = legal_of
+        self._acting = acting
         return views
 
+    cdef object _play_together(self, AECCore env, list acting, object actions):
+        """Every acting agent's action checked (the first that is missing, not an index or not
+        legal raises IllegalAction, nothing applied), then each applied in seat order; a move
+        that ends or truncates the game leaves the rest unplayed. Returns the rewards summed
+        over the moves when the AEC environment gives rewards per move (shaped, or a move
+        limit: its Python path), else None (they change only when the game ends)."""
+        cdef dict legal_of = self._legal_of
+        cdef list codes = []
+        cdef Py_ssize_t i, k = len(acting)
+        for i in range(k):
+            agent = acting[i]
+            try:
+                action = actions[agent]
+            except KeyError:
+                action = None
+            if type(action) is int and action in <list>legal_of[agent]:
+                codes.append(action)
+            else:
+                codes.append(self._checked_action(agent, actions))  # raises unless legal
+        seats = env._seat
+        cdef bint slow = env._slow
+        cdef dict total = None
+        if slow:
+            total = {a: 0.0 for a in env.agents}
+        for i in range(k):
+            agent = acting[i]
+            env.agent_selection = agent
+            env._legal = legal_of[agent]
+            env._legal_seat = seats[agent]
+            env.step(codes[i])
+            if slow:
+                for a, value in env.rewards.items():
+                    total[a] += value
+            if env.terminations[agent] or env.truncations[agent]:
+                break
+        return total
+
     def step(self, actions):
-        """PettingZoo's turn-based parallel step (see GladeParallelEnv)."""
+        """The parallel step: the one agent to act, or every agent acting together, plays (see
+        GladeParallelEnv._full_step)."""
         cdef AECCore env = <AECCore?>self.aec_env
         if not self.agents:
             return {}, {}, {}, {}, {}
-        env.step(actions[env.agent_selection])
+        cdef list acting = self._acting
+        rewards = None
+        if len(acting) > 1:
+            rewards = self._play_together(env, acting, actions)
+        else:
+            active = env.agent_selection
+            try:
+                action = actions[active]
+            except KeyError:
+                action = self._checked_action(active, actions)  # (raises: no action for it)
+            env.step(action)
         live = env.agents
         active = env.agent_selection
         cdef dict infos
@@ -1352,7 +1419,8 @@ cdef class ParallelCore:
             # the game goes on (no dead steps to come): the agent to act is known now. (These
             # mappings and info dicts are small: copying them costs less than recycling them,
             # as the views are, measured.)
-            rewards = _copy(env.rewards)
+            if rewards is None:
+                rewards = _copy(env.rewards)
             terminations = _copy(env.terminations)
             truncations = _copy(env.truncations)
             infos = {}
@@ -1363,7 +1431,8 @@ cdef class ParallelCore:
             observations = self._views_now(env)
             self.agents = live
             return observations, rewards, terminations, truncations, infos
-        rewards = dict(env.rewards)
+        if rewards is None:
+            rewards = dict(env.rewards)
         terminations = dict(env.terminations)
         truncations = dict(env.truncations)
         infos = {}
@@ -1389,7 +1458,7 @@ cdef class ParallelCore:
         legal = self._legal_of.get(agent)
         if legal is not None and observation is self._views.get(agent):
             env = <AECCore?>self.aec_env
-            if agent != env.agent_selection or not legal:
+            if not legal or agent not in self._acting:
                 return 0
             r = env._sampler.random()
             return legal[<Py_ssize_t>(r * len(legal))]
@@ -1402,14 +1471,14 @@ cdef class ParallelCore:
         cdef dict actions = {}
         cdef dict views = self._views
         cdef dict legal_of = self._legal_of
+        cdef list acting = self._acting
         cdef double r
-        active = env.agent_selection
         for agent in self.agents:
             observation = observations[agent]
             legal = legal_of.get(agent)
             if legal is None or observation is not views.get(agent):
                 actions[agent] = self._full_sample_legal(agent, observation)
-            elif agent != active or not legal:
+            elif not legal or agent not in acting:
                 actions[agent] = 0
             else:
                 r = env._sampler.random()
