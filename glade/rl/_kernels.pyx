@@ -1228,6 +1228,7 @@ cdef class ParallelCore:
     cdef object _older
     cdef cnp.ndarray _raw  # the raw observation before normalising, for a recycled view
     cdef bint _together  # the game's engine names the seats acting together (acting_together)
+    cdef bint _direct  # a compiled kernel and no per-move rewards: moves played here (_move)
 
     def _observe_all(self):
         """Every live agent's view (fresh arrays); the acting agent's legal moves are left in
@@ -1235,7 +1236,41 @@ cdef class ParallelCore:
         self._older = None  # a new game: nothing to recycle
         cdef AECCore env = <AECCore?>self.aec_env
         self._together = hasattr(env.game, "acting_together")
+        self._direct = isinstance(env._kernel, Kernel) and not env._slow
         return self._views_now(env)
+
+    cdef bint _move(self, AECCore env, object agent, object action) except -1:
+        """AECCore.step's usual case, played here without the Python call: ``agent`` (live, to
+        act now) plays ``action`` if it is a plain int among its legal moves (those listed with
+        its view); False (nothing done) otherwise, and for shaped rewards or a move limit, which
+        the AEC environment's own step handles."""
+        if not self._direct or type(action) is not int:
+            return False
+        cdef Py_ssize_t code
+        try:
+            code = action
+        except OverflowError:
+            return False
+        cdef Py_ssize_t value
+        cdef bint legal = False
+        for value in <list>self._legal_of[agent]:
+            if value == code:
+                legal = True
+                break
+        if not legal:
+            return False
+        cdef int seat = env._seat[agent]
+        cdef Kernel kernel = <Kernel>env._kernel
+        env.game.apply_action_id(seat, code, True)
+        kernel.after(seat, code)
+        cdef int following = kernel.next_seat()
+        env._legal_seat = -1
+        if following >= 0:
+            env.agent_selection = env.possible_agents[following]
+        else:
+            env.agent_selection = agent
+            env._finish(agent)
+        return True
 
     cdef dict _views_now(self, AECCore env):
         game = env.game
@@ -1385,6 +1420,10 @@ cdef class ParallelCore:
         for i in range(k):
             agent = acting[i]
             env.agent_selection = agent
+            if self._move(env, agent, codes[i]):
+                if env.terminations[agent]:
+                    break
+                continue
             env._legal = legal_of[agent]
             env._legal_seat = seats[agent]
             env.step(codes[i])
@@ -1411,7 +1450,8 @@ cdef class ParallelCore:
                 action = actions[active]
             except KeyError:
                 action = self._checked_action(active, actions)  # (raises: no action for it)
-            env.step(action)
+            if not self._move(env, active, action):
+                env.step(action)  # (anything unusual: the AEC env plays or refuses it)
         live = env.agents
         active = env.agent_selection
         cdef dict infos
