@@ -106,6 +106,14 @@ cdef class Kernel:
 
 
 # ====================================================================== Harmonies
+cdef bint _any_offer(object boards) except -1:
+    """Whether a Harmonies board still holds a face-down spirit offer."""
+    for board in boards:
+        if board.offer:
+            return True
+    return False
+
+
 cdef class HarmoniesKernel(Kernel):
     cdef int n, cells_len, o_held, o_cubes, o_done, o_spirit, o_spirit_placed, o_offer
     cdef int o_score, o_counts, c_hand, c_pouch, c_row, c_deck, c_flags, c_counters
@@ -119,6 +127,9 @@ cdef class HarmoniesKernel(Kernel):
     cdef int dirty_cell[MAX_SEATS]
     cdef int cell_state[MAX_SEATS][MAX_CELLS]
     cdef bint hand_stale
+    # some seat still holds a face-down spirit offer (only the spirits variant deals them, at
+    # setup; choosing a spirit ends a seat's offer): the view's fixup has nothing to add otherwise
+    cdef bint offers
     cdef Py_ssize_t pouch_len
     cdef float pouch_counts[6]
     cdef float[:, ::1] planes
@@ -193,6 +204,7 @@ cdef class HarmoniesKernel(Kernel):
 
     cpdef void bind(self, object state) except *:
         self.state = state
+        self.offers = _any_offer(state.boards)
         self.cells_stale = self.cards_stale = self.score_stale = (1u << self.players) - 1
         self.common_stale = True
         self.hand_stale = False
@@ -237,6 +249,7 @@ cdef class HarmoniesKernel(Kernel):
                 self.score_stale |= bit
         elif code < self.DISCARD:  # choose_spirit
             self.cards_stale |= bit
+            self.offers = _any_offer(self.state.boards)
         elif code >= self.END:  # end_turn: the turn's score is settled
             self.score_stale |= bit
 
@@ -475,6 +488,8 @@ cdef class HarmoniesKernel(Kernel):
 
     cdef void fixup(self, int seat, float* out) except *:
         cdef int card
+        if not self.offers:
+            return
         offer = self.state.boards[seat].offer
         if offer:  # the seat's own face-down spirits; nobody else's
             for card in offer:
