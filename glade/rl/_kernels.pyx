@@ -1215,8 +1215,6 @@ cdef inline bint _spare_array(PyObject* p, int typenum, cnp.npy_intp size):
 
 
 cdef object _ACTIVE_AGENT = "active_agent"
-cdef object _SCORES = "scores"
-cdef object _WINNERS = "winners"
 
 
 cdef inline object _copy(object mapping):
@@ -1243,7 +1241,6 @@ cdef class ParallelCore:
     cdef public object aec_env, _views, _legal_of
     cdef public list _acting  # the agents that act in the next step, in seat order
     cdef object _older
-    cdef object _older_infos, _infos_now  # the info mappings of two steps ago and the last step
     cdef cnp.ndarray _raw  # the raw observation before normalising, for a recycled view
     cdef bint _together  # the game's engine names the seats acting together (acting_together)
     cdef bint _direct  # a compiled kernel and no per-move rewards: moves played here (_move)
@@ -1252,7 +1249,6 @@ cdef class ParallelCore:
         """Every live agent's view (fresh arrays); the acting agent's legal moves are left in
         the AEC environment for its next step, as its own ``last()`` leaves them."""
         self._older = None  # a new game: nothing to recycle
-        self._older_infos = self._infos_now = None
         cdef AECCore env = <AECCore?>self.aec_env
         self._together = hasattr(env.game, "acting_together")
         self._direct = isinstance(env._kernel, Kernel) and not env._slow
@@ -1412,51 +1408,6 @@ cdef class ParallelCore:
         self._acting = acting
         return views
 
-    cdef dict _infos_of(self, AECCore env, object active):
-        """Every agent's info for a step of a game still going: the AEC environment's info
-        (``scores`` and ``winners``, arrays it replaces only when the game ends) with
-        ``active_agent``, in a new dict, or in the dict handed out two steps ago when nobody
-        else refers to it or to its mapping (the views' rule) and it still holds exactly those
-        three entries with the AEC environment's own arrays (it is then the same as a copy)."""
-        older = self._older_infos
-        self._older_infos = self._infos_now
-        if older is not None and (_refs(<PyObject*>older) != 1 or type(older) is not dict):
-            older = None  # someone holds the mapping: every info in it is reachable
-        cdef dict infos = {}
-        cdef PyObject* spare
-        cdef PyObject* item
-        for agent, info in env.infos.items():
-            spare = NULL
-            if older is not None:
-                spare = PyDict_GetItem(older, agent)
-                if spare != NULL and not (
-                    _refs(spare) == 1
-                    and PyDict_CheckExact(<object>spare)
-                    and len(<dict>spare) == 3
-                    and PyDict_CheckExact(info)
-                    and len(<dict>info) == 2
-                ):
-                    spare = NULL
-                if spare != NULL:
-                    item = PyDict_GetItem(<object>spare, _SCORES)
-                    if item == NULL or item != PyDict_GetItem(info, _SCORES):
-                        spare = NULL
-                if spare != NULL:
-                    item = PyDict_GetItem(<object>spare, _WINNERS)
-                    if item == NULL or item != PyDict_GetItem(info, _WINNERS):
-                        spare = NULL
-                if spare != NULL and PyDict_GetItem(<object>spare, _ACTIVE_AGENT) == NULL:
-                    spare = NULL
-            if spare != NULL:
-                out = <object>spare
-                out[_ACTIVE_AGENT] = active
-            else:
-                out = _copy(info)  # a copy: the AEC env's stays as it is
-                out[_ACTIVE_AGENT] = active
-            infos[agent] = out
-        self._infos_now = infos
-        return infos
-
     cdef object _play_together(self, AECCore env, list acting, object actions):
         """Every acting agent's action checked (the first that is missing, not an index or not
         legal raises IllegalAction, nothing applied), then each applied in seat order; a move
@@ -1520,14 +1471,18 @@ cdef class ParallelCore:
         active = env.agent_selection
         cdef dict infos
         if live and not (env.terminations[active] or env.truncations[active]):
-            # the game goes on (no dead steps to come): the agent to act is known now. (The
-            # reward, termination and truncation mappings are small: copying them costs less
-            # than checking them for recycling, measured.)
+            # the game goes on (no dead steps to come): the agent to act is known now. (These
+            # mappings and info dicts are small: copying them costs less than recycling them,
+            # as the views are, measured.)
             if rewards is None:
                 rewards = _copy(env.rewards)
             terminations = _copy(env.terminations)
             truncations = _copy(env.truncations)
-            infos = self._infos_of(env, active)
+            infos = {}
+            for agent, info in env.infos.items():  # copies: the AEC env's stay as they are
+                info = _copy(info)
+                info[_ACTIVE_AGENT] = active
+                infos[agent] = info
             observations = self._views_now(env)
             self.agents = live
             return observations, rewards, terminations, truncations, infos
@@ -1538,7 +1493,6 @@ cdef class ParallelCore:
         infos = {}
         for agent, info in env.infos.items():
             infos[agent] = dict(info)
-        self._older_infos = self._infos_now = None  # (the last infos: nothing to recycle)
         observations = self._views_now(env)
         while env.agents:  # the game is over: every agent leaves by PettingZoo's dead steps
             agent = env.agent_selection

@@ -13,7 +13,7 @@ from pettingzoo.test import parallel_api_test
 
 from glade import IllegalAction, new_game
 from glade.living_forest.game import DRAW
-from glade.rl import harmonies_v0, kernels, living_forest_v0
+from glade.rl import harmonies_v0, living_forest_v0
 
 CONFIGS = [
     (harmonies_v0, {"players": 1}),
@@ -241,37 +241,3 @@ def test_the_spirits_drawing_together_are_independent_in_the_engine(players: int
             seat = together[0] if together else game.to_act[0]
             game.apply_action_id(seat, rng.choice(game.legal_action_ids(seat)))
     assert checked > 300
-
-
-@pytest.mark.skipif(not kernels.COMPILED, reason="the compiled kernels are not built")
-def test_info_dicts_are_recycled_only_when_nobody_can_see_them() -> None:
-    env = harmonies_v0.parallel_env(players=3)
-    observations, infos = env.reset(seed=4)
-    kept: list[tuple[dict[str, Any], dict[str, Any]]] = []
-    seen: dict[int, int] = {}
-    reused = 0
-    held = None
-    for step in range(400):
-        if not env.agents:
-            break
-        if step % 9 == 0:
-            info = infos[env.agents[0]]
-            kept.append((info, dict(info)))
-        if step % 13 == 0:
-            held = infos  # a whole mapping kept for a while: none of its dicts come back
-            held_copy = {a: dict(i) for a, i in held.items()}
-        for info in infos.values():
-            reused += id(info) in seen and seen[id(info)] == step - 2
-            seen[id(info)] = step
-        observations, _r, _te, _tr, infos = env.step(env.sample_actions(observations))
-        active = env.aec_env.agent_selection
-        for agent, info in infos.items():  # every info is what a copy would be
-            if env.agents:  # (the last step's infos have no active agent)
-                assert set(info) == {"scores", "winners", "active_agent"}
-                assert info["active_agent"] == active
-                assert info["scores"] is env.aec_env.infos[agent]["scores"]
-        for info, then in kept:
-            assert info == then
-        if held is not None:
-            assert {a: dict(i) for a, i in held.items()} == held_copy
-    assert reused > 300
