@@ -257,6 +257,12 @@ cdef class HarmoniesKernel(Kernel):
         cdef int s
         if self.state is None:
             raise RuntimeError("the encoder is not bound to a game; call reset(state) first")
+        if not (
+            self.cells_stale | self.cards_stale | self.score_stale
+            or self.common_stale
+            or self.hand_stale
+        ):
+            return  # up to date (the parallel env's other views of the same step)
         boards = self.state.boards
         for s in range(self.players):
             if self.cells_stale >> s & 1:
