@@ -149,6 +149,7 @@ def test_one_illegal_action_among_several_changes_nothing(players: int) -> None:
         before = game.to_json()
         fingerprint = game.fingerprint()
         selected = env.aec_env.agent_selection
+        shown = _views(observations)
         good = env.sample_actions(observations)
         for agent in acting:
             mask = observations[agent]["action_mask"]
@@ -163,6 +164,7 @@ def test_one_illegal_action_among_several_changes_nothing(players: int) -> None:
                     env.step({**good, agent: bad})
                 assert game.fingerprint() == fingerprint and game.to_json() == before
                 assert env.aec_env.agent_selection == selected
+                assert _views(observations) == shown and env._views is observations
             missing = {a: c for a, c in good.items() if a != agent}
             with pytest.raises(IllegalAction, match=f"{agent} must choose an action"):
                 env.step(missing)
