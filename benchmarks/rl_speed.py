@@ -6,7 +6,9 @@ For each configuration it measures, in rounds of back-to-back runs: the engine's
 speed (the loop of ``glade.core.bench.run_bench``, ``glade bench``); the loop ``docs/rl.md``
 shows for the AEC environment (``for agent in env.agent_iter()``, ``last()``, then
 ``step(env.sample_legal())``, the ``documented loop`` figure); the parallel environment's
-documented loop (``actions = env.sample_actions(observations)``, one ``step`` per move);
+documented loop (``actions = env.sample_actions(observations)``, one ``step`` for every agent
+acting together: one move, or in Living Forest's draw phase every spirit still drawing; its
+figure counts moves);
 the AEC environment with the move read from the mask (through a bool view, as docs/rl.md
 advises, and straight from the int8 mask, the ``int8 mask read`` figure); and the batched
 runner (64 games, one ``step`` per batch, the choice from ``runner.legal``). For 1-player
@@ -83,17 +85,21 @@ def documented_steps_per_s(game: str, options: dict[str, Any], games: int, seed:
 
 
 def parallel_steps_per_s(game: str, options: dict[str, Any], games: int, seed: int) -> float:
-    """Full games with the parallel environment's documented loop, in steps per second."""
+    """Full games with the parallel environment's documented loop, in moves per second: a step
+    plays every agent acting in it (several in Living Forest's draw phase), and every move
+    applied counts (the game's log holds one entry per move)."""
     env = GladeParallelEnv(GladeAECEnv(make_encoder(game, **options)))
-    steps = 0
+    moves = 0
     start = clock()
     for g in range(games):
         observations, _infos = env.reset(seed=seed + g)
         while env.agents:
             actions = env.sample_actions(observations)
             observations, _r, _te, _tr, _i = env.step(actions)
-            steps += 1
-    return steps / (clock() - start)
+        game_state = env.aec_env.game
+        assert game_state is not None
+        moves += len(game_state.log)
+    return moves / (clock() - start)
 
 
 def solo_steps_per_s(games: int, seed: int, normalize: bool) -> float:

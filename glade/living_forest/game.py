@@ -739,6 +739,18 @@ class LivingForestGame(Game):
         return self._to_act
 
     @property
+    def acting_together(self) -> tuple[int, ...]:
+        """The spirits whose moves now may be made together, in seat order: in the simultaneous
+        Guardian Animals phase every spirit still drawing (a draw, a stop or a Fragment changes
+        only that spirit's own cards, stream and flags, never another's legal moves or what they
+        do, so each move may be checked against the state now and all of them applied in any
+        order, giving the same state and log); in the Action phase the acting spirit alone.
+        Every other spirit has no legal move now (its ``legal_action_ids`` is [])."""
+        if self._phase == DRAW:  # the spirits still drawing come first in to_act
+            return self._to_act[: self._drawing.count(True)]
+        return self._to_act
+
+    @property
     def phase(self) -> int:
         """DRAW, ACTIONS or OVER (``PHASE_NAMES`` names them)."""
         return self._phase

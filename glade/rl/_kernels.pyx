@@ -106,6 +106,14 @@ cdef class Kernel:
 
 
 # ====================================================================== Harmonies
+cdef bint _any_offer(object boards) except -1:
+    """Whether a Harmonies board still holds a face-down spirit offer."""
+    for board in boards:
+        if board.offer:
+            return True
+    return False
+
+
 cdef class HarmoniesKernel(Kernel):
     cdef int n, cells_len, o_held, o_cubes, o_done, o_spirit, o_spirit_placed, o_offer
     cdef int o_score, o_counts, c_hand, c_pouch, c_row, c_deck, c_flags, c_counters
@@ -119,9 +127,20 @@ cdef class HarmoniesKernel(Kernel):
     cdef int dirty_cell[MAX_SEATS]
     cdef int cell_state[MAX_SEATS][MAX_CELLS]
     cdef bint hand_stale
+    # some seat still holds a face-down spirit offer (only the spirits variant deals them, at
+    # setup; choosing a spirit ends a seat's offer): the view's fixup has nothing to add otherwise
+    cdef bint offers
     cdef Py_ssize_t pouch_len
     cdef float pouch_counts[6]
     cdef float[:, ::1] planes
+    # an observation writes each cell from its state (the 1s of its plane row, plane_ones) and
+    # its cube flag (cube_of) instead of copying its 19 floats out of the canonical encoding:
+    # the same bytes, with a third of the memory read (sparse: the planes are 0/1 with at most
+    # 3 ones a row, checked when the kernel is made; else the copy)
+    cdef bint sparse
+    cdef int plane_n[16]
+    cdef int plane_ones[16][3]
+    cdef unsigned char cube_of[MAX_SEATS][MAX_CELLS]
     cdef int bits[MAX_CELLS]
     cdef int neigh[MAX_CELLS][6]
     cdef int tree_pts[16]
@@ -165,6 +184,17 @@ cdef class HarmoniesKernel(Kernel):
         self.SPIRIT, self.DISCARD, self.END = sp.SPIRIT, sp.DISCARD, sp.END
         self.live_scores = encoder.live_scores
         self.planes = np.ascontiguousarray(encoder_cell_planes(), dtype=np.float32)
+        self.sparse = self.planes.shape[0] <= 16 and self.planes.shape[1] == 18
+        for i in range(self.planes.shape[0] if self.sparse else 0):
+            self.plane_n[i] = 0
+            for j in range(18):
+                if self.planes[i, j] == 0.0:
+                    continue
+                if self.planes[i, j] != 1.0 or self.plane_n[i] == 3:
+                    self.sparse = False
+                    break
+                self.plane_ones[i][self.plane_n[i]] = j
+                self.plane_n[i] += 1
         for i in range(self.n):
             self.bits[i] = encoder.layout.bits[i]
             neighbours = encoder.layout.neighbours[i]
@@ -193,6 +223,7 @@ cdef class HarmoniesKernel(Kernel):
 
     cpdef void bind(self, object state) except *:
         self.state = state
+        self.offers = _any_offer(state.boards)
         self.cells_stale = self.cards_stale = self.score_stale = (1u << self.players) - 1
         self.common_stale = True
         self.hand_stale = False
@@ -237,6 +268,7 @@ cdef class HarmoniesKernel(Kernel):
                 self.score_stale |= bit
         elif code < self.DISCARD:  # choose_spirit
             self.cards_stale |= bit
+            self.offers = _any_offer(self.state.boards)
         elif code >= self.END:  # end_turn: the turn's score is settled
             self.score_stale |= bit
 
@@ -244,6 +276,12 @@ cdef class HarmoniesKernel(Kernel):
         cdef int s
         if self.state is None:
             raise RuntimeError("the encoder is not bound to a game; call reset(state) first")
+        if not (
+            self.cells_stale | self.cards_stale | self.score_stale
+            or self.common_stale
+            or self.hand_stale
+        ):
+            return  # up to date (the parallel env's other views of the same step)
         boards = self.state.boards
         for s in range(self.players):
             if self.cells_stale >> s & 1:
@@ -292,10 +330,40 @@ cdef class HarmoniesKernel(Kernel):
             memcpy(row + i * 19, &self.planes[state, 0], 18 * sizeof(float))
             bit = self.bits[i]
             row[i * 19 + 18] = (low >> bit) & 1 if bit < 64 else (high >> (bit - 64)) & 1
+            self.cube_of[s][i] = <unsigned char>row[i * 19 + 18]
             if state == H_EMPTY:
                 empty += 1
             self.cell_state[s][i] = state
         row[self.o_counts] = empty
+
+    cdef void write(self, int seat, float* out) except *:
+        """As Kernel.write, with each board's cells written from their states (see sparse)."""
+        if not self.sparse:
+            Kernel.write(self, seat, out)
+            return
+        self.refresh()
+        cdef float* flat = &self.flat[0]
+        cdef float* dst
+        cdef float* cell
+        cdef int k, s, c, j, state, cells = self.cells_len, rest = self.block - self.cells_len
+        for k in range(self.players):
+            s = (seat + k) % self.players
+            dst = out + k * self.block
+            memset(dst, 0, cells * sizeof(float))
+            for c in range(self.n):
+                cell = dst + c * 19
+                state = self.cell_state[s][c]
+                for j in range(self.plane_n[state]):
+                    cell[self.plane_ones[state][j]] = 1.0
+                if self.cube_of[s][c]:
+                    cell[18] = 1.0
+            memcpy(dst + cells, flat + s * self.block + cells, rest * sizeof(float))
+        memcpy(
+            out + self.boards_size,
+            flat + self.boards_size,
+            (self.size - self.boards_size) * sizeof(float),
+        )
+        self.fixup(seat, out)
 
     cdef void encode_cards(self, int s, object board) except *:
         cdef float* row = &self.flat[s * self.block]
@@ -475,6 +543,8 @@ cdef class HarmoniesKernel(Kernel):
 
     cdef void fixup(self, int seat, float* out) except *:
         cdef int card
+        if not self.offers:
+            return
         offer = self.state.boards[seat].offer
         if offer:  # the seat's own face-down spirits; nobody else's
             for card in offer:
@@ -1211,7 +1281,7 @@ cdef class ParallelCore:
     """The per-move half of the PettingZoo parallel environment, compiled: ``step()``,
     ``sample_legal()``, ``sample_actions()`` and the making of every agent's view.
     ``glade.rl.parallel.GladeParallelEnv`` derives from this class (and from PettingZoo's
-    turn-based conversion); its AEC environment (an ``AECCore``) plays the move and does every
+    turn-based conversion); its AEC environment (an ``AECCore``) plays each move and does every
     refusal, so both paths behave the same.
 
     Recycling. Every step hands out fresh views, but the arrays of a view that nobody can reach
@@ -1224,23 +1294,63 @@ cdef class ParallelCore:
     back two steps later)."""
 
     cdef public object aec_env, _views, _legal_of
+    cdef public list _acting  # the agents that act in the next step, in seat order
     cdef object _older
     cdef cnp.ndarray _raw  # the raw observation before normalising, for a recycled view
+    cdef bint _together  # the game's engine names the seats acting together (acting_together)
+    cdef bint _direct  # a compiled kernel and no per-move rewards: moves played here (_move)
 
     def _observe_all(self):
         """Every live agent's view (fresh arrays); the acting agent's legal moves are left in
         the AEC environment for its next step, as its own ``last()`` leaves them."""
         self._older = None  # a new game: nothing to recycle
-        return self._views_now(<AECCore?>self.aec_env)
+        cdef AECCore env = <AECCore?>self.aec_env
+        self._together = hasattr(env.game, "acting_together")
+        self._direct = isinstance(env._kernel, Kernel) and not env._slow
+        return self._views_now(env)
+
+    cdef bint _move(self, AECCore env, object agent, object action) except -1:
+        """AECCore.step's usual case, played here without the Python call: ``agent`` (live, to
+        act now) plays ``action`` if it is a plain int among its legal moves (those listed with
+        its view); False (nothing done) otherwise, and for shaped rewards or a move limit, which
+        the AEC environment's own step handles."""
+        if not self._direct or type(action) is not int:
+            return False
+        cdef Py_ssize_t code
+        try:
+            code = action
+        except OverflowError:
+            return False
+        cdef Py_ssize_t value
+        cdef bint legal = False
+        for value in <list>self._legal_of[agent]:
+            if value == code:
+                legal = True
+                break
+        if not legal:
+            return False
+        cdef int seat = env._seat[agent]
+        cdef Kernel kernel = <Kernel>env._kernel
+        env.game.apply_action_id(seat, code, True)
+        kernel.after(seat, code)
+        cdef int following = kernel.next_seat()
+        env._legal_seat = -1
+        if following >= 0:
+            env.agent_selection = env.possible_agents[following]
+        else:
+            env.agent_selection = agent
+            env._finish(agent)
+        return True
 
     cdef dict _views_now(self, AECCore env):
         game = env.game
         seats = env._seat
         cdef Py_ssize_t n = env._n_actions, code
         cdef int seat
-        cdef unsigned long long may_act = 0
+        cdef unsigned long long may_act = 0, together = 0
         cdef dict views
         cdef dict legal_of
+        cdef list acting = []
         kernel_obj = env._kernel
         normaliser = env._normaliser
         cdef Kernel kernel
@@ -1262,13 +1372,25 @@ cdef class ParallelCore:
             low = None if normaliser is None else normaliser.low
             scale = None if normaliser is None else normaliser.scale
             # only the seats that may act have legal moves (Game.to_act: "seats that may act
-            # now"; every other seat's legal_action_ids is []): one engine call for the rest
-            for seat in game.to_act:
-                may_act |= 1ULL << seat
+            # now"; every other seat's legal_action_ids is []), and where the rules package
+            # names the seats acting together (acting_together), only those: no engine call for
+            # the rest. The agents acting in the next step: those, or the one to act.
+            if self._together:
+                for seat in game.acting_together:
+                    together |= 1ULL << seat
+                may_act = together
+            else:
+                to_act = game.to_act
+                for seat in to_act:
+                    may_act |= 1ULL << seat
+                if to_act:
+                    together = 1ULL << <int>to_act[0]
             for agent in env.agents:
                 seat = seats[agent]
                 if may_act >> seat & 1ULL:
                     legal = game.legal_action_ids(seat)
+                    if together >> seat & 1ULL and legal:
+                        acting.append(agent)
                 else:
                     legal = []
                 spare = NULL
@@ -1330,6 +1452,7 @@ cdef class ParallelCore:
                     view["observation"] = normaliser(view["observation"])
                 views[agent] = view
                 legal_of[agent] = legal
+            acting = self._acting_now(legal_of)
         active = env.agent_selection
         legal = legal_of.get(active)
         if legal is not None:
@@ -1337,14 +1460,68 @@ cdef class ParallelCore:
             env._legal_seat = seats[active]
         self._views = views
         self._legal_of = legal_of
+        self._acting = acting
         return views
 
+    cdef object _play_together(self, AECCore env, list acting, object actions):
+        """Every acting agent's action checked (the first that is missing, not an index or not
+        legal raises IllegalAction, nothing applied), then each applied in seat order; a move
+        that ends or truncates the game leaves the rest unplayed. Returns the rewards summed
+        over the moves when the AEC environment gives rewards per move (shaped, or a move
+        limit: its Python path), else None (they change only when the game ends)."""
+        cdef dict legal_of = self._legal_of
+        cdef list codes = []
+        cdef Py_ssize_t i, k = len(acting)
+        for i in range(k):
+            agent = acting[i]
+            try:
+                action = actions[agent]
+            except KeyError:
+                action = None
+            if type(action) is int and action in <list>legal_of[agent]:
+                codes.append(action)
+            else:
+                codes.append(self._checked_action(agent, actions))  # raises unless legal
+        seats = env._seat
+        cdef bint slow = env._slow
+        cdef dict total = None
+        if slow:
+            total = {a: 0.0 for a in env.agents}
+        for i in range(k):
+            agent = acting[i]
+            env.agent_selection = agent
+            if self._move(env, agent, codes[i]):
+                if env.terminations[agent]:
+                    break
+                continue
+            env._legal = legal_of[agent]
+            env._legal_seat = seats[agent]
+            env.step(codes[i])
+            if slow:
+                for a, value in env.rewards.items():
+                    total[a] += value
+            if env.terminations[agent] or env.truncations[agent]:
+                break
+        return total
+
     def step(self, actions):
-        """PettingZoo's turn-based parallel step (see GladeParallelEnv)."""
+        """The parallel step: the one agent to act, or every agent acting together, plays (see
+        GladeParallelEnv._full_step)."""
         cdef AECCore env = <AECCore?>self.aec_env
         if not self.agents:
             return {}, {}, {}, {}, {}
-        env.step(actions[env.agent_selection])
+        cdef list acting = self._acting
+        rewards = None
+        if len(acting) > 1:
+            rewards = self._play_together(env, acting, actions)
+        else:
+            active = env.agent_selection
+            try:
+                action = actions[active]
+            except KeyError:
+                action = self._checked_action(active, actions)  # (raises: no action for it)
+            if not self._move(env, active, action):
+                env.step(action)  # (anything unusual: the AEC env plays or refuses it)
         live = env.agents
         active = env.agent_selection
         cdef dict infos
@@ -1352,7 +1529,8 @@ cdef class ParallelCore:
             # the game goes on (no dead steps to come): the agent to act is known now. (These
             # mappings and info dicts are small: copying them costs less than recycling them,
             # as the views are, measured.)
-            rewards = _copy(env.rewards)
+            if rewards is None:
+                rewards = _copy(env.rewards)
             terminations = _copy(env.terminations)
             truncations = _copy(env.truncations)
             infos = {}
@@ -1363,7 +1541,8 @@ cdef class ParallelCore:
             observations = self._views_now(env)
             self.agents = live
             return observations, rewards, terminations, truncations, infos
-        rewards = dict(env.rewards)
+        if rewards is None:
+            rewards = dict(env.rewards)
         terminations = dict(env.terminations)
         truncations = dict(env.truncations)
         infos = {}
@@ -1389,7 +1568,7 @@ cdef class ParallelCore:
         legal = self._legal_of.get(agent)
         if legal is not None and observation is self._views.get(agent):
             env = <AECCore?>self.aec_env
-            if agent != env.agent_selection or not legal:
+            if not legal or agent not in self._acting:
                 return 0
             r = env._sampler.random()
             return legal[<Py_ssize_t>(r * len(legal))]
@@ -1402,14 +1581,14 @@ cdef class ParallelCore:
         cdef dict actions = {}
         cdef dict views = self._views
         cdef dict legal_of = self._legal_of
+        cdef list acting = self._acting
         cdef double r
-        active = env.agent_selection
         for agent in self.agents:
             observation = observations[agent]
             legal = legal_of.get(agent)
             if legal is None or observation is not views.get(agent):
                 actions[agent] = self._full_sample_legal(agent, observation)
-            elif agent != active or not legal:
+            elif not legal or agent not in acting:
                 actions[agent] = 0
             else:
                 r = env._sampler.random()

@@ -52,7 +52,8 @@ def env(**kwargs: Any) -> raw_env:
 
 
 def parallel_env(**kwargs: Any) -> GladeParallelEnv:
-    """The same game as a PettingZoo parallel environment (turn-based: see ``glade.rl.parallel``)."""
+    """The same game as a PettingZoo parallel environment (who acts in a step: see
+    ``glade.rl.parallel``)."""
     return GladeParallelEnv(raw_env(**kwargs))
 
 

@@ -6,6 +6,8 @@
 
 In the simultaneous draw phase the agent to act is the lowest seat still drawing (the engine
 accepts the draws in any order with the same result); in the action phase it is the acting spirit.
+The parallel environment plays every spirit still drawing in one step (the engine's
+``acting_together``).
 """
 
 from __future__ import annotations
@@ -50,7 +52,8 @@ def env(**kwargs: Any) -> raw_env:
 
 
 def parallel_env(**kwargs: Any) -> GladeParallelEnv:
-    """The same game as a PettingZoo parallel environment (turn-based: see ``glade.rl.parallel``)."""
+    """The same game as a PettingZoo parallel environment (who acts in a step: see
+    ``glade.rl.parallel``)."""
     return GladeParallelEnv(raw_env(**kwargs))
 
 

@@ -1,4 +1,5 @@
-"""PettingZoo parallel versions of the glade environments, by PettingZoo's turn-based conversion.
+"""PettingZoo parallel versions of the glade environments, built on PettingZoo's turn-based
+conversion.
 
     from glade.rl import harmonies_v0
     env = harmonies_v0.parallel_env(players=2)
@@ -7,13 +8,16 @@
         actions = env.sample_actions(observations)  # a random legal move for every agent
         observations, rewards, terminations, truncations, infos = env.step(actions)
 
-The games are turn-based, so a parallel step plays only the action of the agent whose turn it is
-(``infos[agent]["active_agent"]``, the same for every agent, names it) and ignores the others'
-(``sample_legal`` gives them action 0; ``sample_actions(observations)`` is ``{a:
-sample_legal(a, observations[a]) for a in agents}`` in one call). It is PettingZoo's
-``turn_based_aec_to_parallel`` over the AEC environment; ``aec_to_parallel`` does not apply (it
-needs every agent to act at once). Every agent's ``infos`` has the AEC keys plus ``active_agent``
-from the first observation on.
+A step plays the action of every agent that acts now, and those are exactly the agents whose
+mask allows a move: the agent whose turn it is (``infos[agent]["active_agent"]``, the same for
+every agent, names it), and in a phase the rules package declares simultaneous (the engine's
+``acting_together``: Living Forest's Guardian Animals phase, every spirit still drawing) every
+agent acting together. Their actions are all checked first (one illegal action raises
+``IllegalAction`` and nothing is applied), then applied in seat order. The other agents'
+actions are ignored (``sample_legal`` gives them 0; ``sample_actions(observations)`` is ``{a:
+sample_legal(a, observations[a]) for a in agents}`` in one call). ``aec_to_parallel`` does not
+apply (it needs every agent to act at every step). Every agent's ``infos`` has the AEC keys plus
+``active_agent`` from the first observation on.
 """
 
 from __future__ import annotations
@@ -23,8 +27,10 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel_wrapper
 
+from glade import IllegalAction
+
 from . import kernels
-from .aec import GladeAECEnv
+from .aec import GladeAECEnv, action_index
 
 
 class _PythonCore:
@@ -56,17 +62,48 @@ else:
 
 
 class GladeParallelEnv(_Core, turn_based_aec_to_parallel_wrapper):
-    """The turn-based parallel view of a :class:`GladeAECEnv`.
+    """The parallel view of a :class:`GladeAECEnv`.
 
     ``reset`` and ``step`` give what PettingZoo's ``turn_based_aec_to_parallel`` gives (the
     same observations, rewards, terminations, truncations and infos, ``active_agent`` added),
-    with every agent's view made in one pass through the environment's kernel and the legal
-    moves it lists kept for ``sample_legal``."""
+    except that the agents the engine lets act together (``acting_together``) all play in one
+    step; every agent's view is made in one pass through the environment's kernel and the legal
+    moves it lists are kept for ``sample_legal``."""
 
     def __init__(self, aec_env: GladeAECEnv) -> None:
         super().__init__(aec_env)
         self._views: dict[str, dict[str, np.ndarray]] = {}
         self._legal_of: dict[str, list[int]] = {}
+        self._acting: list[str] = []  # the agents that act in the next step, in seat order
+
+    def _acting_now(self, legal_of: dict[str, list[int]]) -> list[str]:
+        """The live agents that act in the next step, in seat order: the seats the engine lets
+        act together (``acting_together``; a game without it: the one to act) that have a move."""
+        env: GladeAECEnv = self.aec_env
+        game = env.game
+        assert game is not None
+        seats = getattr(game, "acting_together", None)
+        if seats is None:
+            seats = game.to_act[:1]
+        names = env.possible_agents
+        return [names[s] for s in seats if legal_of.get(names[s])]
+
+    def _checked_action(self, agent: str, actions: Any) -> int:
+        """``actions[agent]`` as a legal index for ``agent`` (one of those acting now), or
+        IllegalAction saying why it is not one (nothing is applied)."""
+        env: GladeAECEnv = self.aec_env
+        try:
+            action = actions[agent]
+        except KeyError:
+            action = None
+        if action is None:
+            raise IllegalAction(
+                f"{agent} must choose an action: its mask allows a move, so it acts in this step"
+            )
+        code = action_index(action, env._n_actions)
+        if code not in self._legal_of[agent]:
+            env._refuse(agent, env._seat[agent], code)
+        return code
 
     def _full_observe_all(self) -> dict[str, dict[str, np.ndarray]]:
         """Every live agent's view (fresh arrays); the acting agent's legal moves are left in
@@ -89,6 +126,7 @@ class GladeParallelEnv(_Core, turn_based_aec_to_parallel_wrapper):
             env._legal_seat = seats[active]
         self._views = views
         self._legal_of = legal_of
+        self._acting = self._acting_now(legal_of)
         return views
 
     def reset(
@@ -103,12 +141,32 @@ class GladeParallelEnv(_Core, turn_based_aec_to_parallel_wrapper):
         return observations, infos
 
     def _full_step(self, actions: dict[str, Any]) -> tuple[Any, ...]:
-        """PettingZoo's turn-based parallel step: ``step()``, compiled in ``ParallelCore``."""
+        """The parallel step: ``step()``, compiled in ``ParallelCore``. Every acting agent's
+        action is checked before any is applied; they are applied in seat order, and a move
+        that ends (or truncates) the game leaves the later ones unplayed. The rewards are the
+        sums over the step's moves (each move's rewards as the AEC environment gives them)."""
         env: GladeAECEnv = self.aec_env
         if not self.agents:
             return {}, {}, {}, {}, {}
-        env.step(actions[env.agent_selection])
-        rewards = dict(env.rewards)
+        acting = self._acting
+        if len(acting) > 1:
+            codes = [self._checked_action(agent, actions) for agent in acting]
+            rewards = {a: 0.0 for a in env.agents}
+            for agent, code in zip(acting, codes, strict=True):
+                env.agent_selection = agent
+                env.step(code)
+                for a, value in env.rewards.items():
+                    rewards[a] += value
+                if env.terminations[agent] or env.truncations[agent]:
+                    break
+        else:
+            agent = env.agent_selection
+            try:
+                action = actions[agent]
+            except KeyError:
+                action = self._checked_action(agent, actions)  # (raises: no action for it)
+            env.step(action)
+            rewards = dict(env.rewards)
         terminations = dict(env.terminations)
         truncations = dict(env.truncations)
         infos = {a: dict(info) for a, info in env.infos.items()}  # the AEC env's stay as they are
@@ -126,14 +184,15 @@ class GladeParallelEnv(_Core, turn_based_aec_to_parallel_wrapper):
         return observations, rewards, terminations, truncations, infos
 
     def _full_sample_legal(self, agent: str, observation: dict[str, np.ndarray]) -> int:
-        """``sample_legal(agent, observation)``: a uniformly random legal action for ``agent``; 0 when it is not the agent's turn (the
-        conversion ignores that action). For the observation the last ``reset``/``step`` gave the
-        agent it draws from the legal moves listed when it was made, without reading the mask;
-        for any other observation, from its mask."""
+        """``sample_legal(agent, observation)``: a uniformly random legal action for ``agent``;
+        0 when the agent does not act in the next step (its action is ignored). For the
+        observation the last ``reset``/``step`` gave the agent it draws from the legal moves
+        listed when it was made, without reading the mask; for any other observation, from its
+        mask."""
         env: GladeAECEnv = self.aec_env
         legal = self._legal_of.get(agent)
         if legal is not None and observation is self._views.get(agent):
-            if agent != env.agent_selection or not legal:
+            if agent not in self._acting or not legal:
                 return 0
             return legal[int(env._sampler.random() * len(legal))]
         mask = observation["action_mask"]
