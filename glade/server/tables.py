@@ -730,20 +730,21 @@ class Tables:
         raw: dict[str, Any],
         version: int | None,
         by_player: bool = False,
-    ) -> None:
+    ) -> int:
         """Apply one action of ``seat`` (None: a spectator) based on ``version`` (None: any);
-        ``by_player``: a person with the seat's token sent it (not the seat's bot).
+        ``by_player``: a person with the seat's token sent it (not the seat's bot). Returns the
+        version the action made.
 
         Runs shielded: a caller that goes away mid-way (a dropped request, a stopping bot) never
         leaves a stored action that the table in memory does not have.
         """
         if seat is None:
             raise refuse(403, "server.seat.spectator")
-        await asyncio.shield(self._act(room, seat, raw, version, by_player))
+        return await asyncio.shield(self._act(room, seat, raw, version, by_player))
 
     async def _act(
         self, room: Room, seat: int, raw: dict[str, Any], version: int | None, by_player: bool
-    ) -> None:
+    ) -> int:
         async with room.lock:
             if by_player and room.seats[seat].kind != "human":
                 raise _taken_over(room.seats[seat].status)
@@ -824,6 +825,7 @@ class Tables:
             for hook in self.game_over_hooks:
                 hook(room)
         self.bots.schedule(room)
+        return new_version
 
     # ------------------------------------------------------------------ other processes
     def listen(self) -> None:
