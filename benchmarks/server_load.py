@@ -191,6 +191,10 @@ class Seat(asyncio.Protocol):
                 if answer is not None and not answer.done():
                     answer.set_result(200 if kind == "acted" else push.get("status", 0))
                 return
+            if "acted" in push:  # the answer to this socket's action: the push of its state
+                answer = self.answers.pop(push["acted"], None)
+                if answer is not None and not answer.done():
+                    answer.set_result(200)
             version = push.get("version")
             if version is None:
                 self.stats.error("unexpected message")

@@ -47,7 +47,7 @@ from .refusals import refuse
 from .review import router as review_router
 from .social import router as social_router
 from .storage import Storage
-from .tables import Connection, Room, Tables
+from .tables import Connection, Origin, Room, Tables
 
 log = logging.getLogger("glade.server")
 
@@ -819,9 +819,11 @@ async def _answer(
     conn: Connection,
 ) -> None:
     """A client's message: ``{"type": "ping"}`` (answer ``pong``) or ``{"type": "action", "ref",
-    "action", "version"}``: played as ``POST …/actions`` would with the socket's token, answered
-    ``{"type": "acted", "ref", "version"}`` after the push of the new state, or ``{"type":
-    "refused", "ref", "status", "error", "code", "params"}`` (nothing changed)."""
+    "action", "version"}``: played as ``POST …/actions`` would with the socket's token and
+    answered by this socket's push of the new state, which then begins ``{"acted": ref, "type":
+    "state", …}`` (or, were there no such push, ``{"type": "acted", "ref", "version"}``), or
+    refused with ``{"type": "refused", "ref", "status", "error", "code", "params"}`` (nothing
+    changed)."""
     try:
         message = orjson.loads(text)
     except ValueError:  # orjson.JSONDecodeError, also past its nesting limit
@@ -851,13 +853,16 @@ async def _answer(
     try:
         room.touched = time.monotonic()
         seat = room.seat_of(token)  # checked again: the seat may have changed hands
-        made = await tables.act(room, seat, action, version, by_player=True)
+        origin = Origin(conn, ref)
+        made = await tables.act(room, seat, action, version, by_player=True, origin=origin)
     except ApiError as exc:
         answer = {"type": "refused", "ref": ref, "status": exc.status, **exc.to_json()}
     except Exception as exc:  # noqa: BLE001 - as the app's 500 handler: logged, nothing changed
         log.error("unexpected error on a WebSocket action of game %s", room.id, exc_info=exc)
         answer = {"type": "refused", "ref": ref, "status": 500, "error": SERVER_ERROR}
     else:
+        if origin.told:  # the push of the new state said "acted": ref
+            return
         answer = {"type": "acted", "ref": ref, "version": made}
     conn.say(orjson.dumps(answer).decode())
 
