@@ -4,7 +4,9 @@
 
 Starts a real server (``python -m glade.server`` on a fresh SQLite file, or ``--db URL``) unless
 ``--url`` points at one already running. Each seat holds a WebSocket; the seat to act picks a random
-legal move from its latest push, POSTs it, and the latency is the time from that POST to the push
+legal move from its latest push, sends it (``--transport http``: ``POST …/actions``;
+``--transport ws``: an ``{"type": "action"}`` message on its WebSocket, as the browser table
+does, answered by that socket's push), and the latency is the time from sending it to the push
 of the new version arriving at another seat of the table. Tables wait ``--think`` seconds (random,
 mean) between moves as people do; a finished game is replaced by a new table. ``--clients K`` splits
 the tables over K load processes (each one event loop) so that the load client is not what limits
@@ -231,7 +233,8 @@ class Seat(asyncio.Protocol):
             head = bytes([0x81, 0x80 | 127]) + n.to_bytes(8, "big")
         answer = self.answers[ref] = asyncio.get_running_loop().create_future()
         self.transport.write(head + b"\0\0\0\0" + payload)  # masked with a zero key
-        return await answer
+        async with asyncio.timeout(10):
+            return await answer
 
     def close(self) -> None:
         if self.transport is not None:
@@ -353,6 +356,9 @@ async def _play(
                 status, _ = await http.send(data)
         except Closed:
             stats.error("action: connection closed")
+            return
+        except TimeoutError:
+            stats.error("action: no answer")
             return
         if status != 200:
             stats.error(f"action {status}")
