@@ -499,7 +499,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "a client whose log is at version `log_base` keeps its first `k` entries and "
             'appends `log`. `{"type": "resync"}` means pushes were too many to queue: '
             'read the state and the log again. It accepts `{"type": "ping"}` (answer '
-            '`{"type": "pong"}`) and closes with 4403 for a token of no seat, 4404 for '
+            '`{"type": "pong"}`) and `{"type": "action", "ref": n, "action": {...}, '
+            '"version": v}`, played as `POST …/actions` with the socket\'s token: answered by '
+            'the push of the new state, which then begins `{"acted": n, ...}`, or by '
+            '`{"type": "refused", "ref": n, "status", "error", "code", "params"}` (nothing '
+            "changed). It closes with 4403 for a token of no seat, 4404 for "
             "an unknown game and 1008 past the message limits."
         ),
         lifespan=lifespan,
