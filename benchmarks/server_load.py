@@ -4,7 +4,9 @@
 
 Starts a real server (``python -m glade.server`` on a fresh SQLite file, or ``--db URL``) unless
 ``--url`` points at one already running. Each seat holds a WebSocket; the seat to act picks a random
-legal move from its latest push, POSTs it, and the latency is the time from that POST to the push
+legal move from its latest push, sends it (``--transport http``: ``POST …/actions``;
+``--transport ws``: an ``{"type": "action"}`` message on its WebSocket, as the browser table
+does, answered by that socket's push), and the latency is the time from sending it to the push
 of the new version arriving at another seat of the table. Tables wait ``--think`` seconds (random,
 mean) between moves as people do; a finished game is replaced by a new table. ``--clients K`` splits
 the tables over K load processes (each one event loop) so that the load client is not what limits
@@ -129,6 +131,8 @@ class Seat(asyncio.Protocol):
         self.arrived: dict[int, float] = {}
         self.waiters: dict[int, asyncio.Future[None]] = {}
         self.parts: list[bytes] = []
+        self.answers: dict[int, asyncio.Future[int]] = {}  # ref -> status of a socket action
+        self.refs = 0
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)  # uvloop's is not a subclass
@@ -137,7 +141,7 @@ class Seat(asyncio.Protocol):
         self.transport = None
         if not self.open.done():
             self.open.set_result(False)
-        for waiter in self.waiters.values():
+        for waiter in [*self.waiters.values(), *self.answers.values()]:
             if not waiter.done():
                 waiter.set_exception(Closed())
 
@@ -183,6 +187,16 @@ class Seat(asyncio.Protocol):
             text = b"".join(self.parts)
             self.parts = []
             push = orjson.loads(text)
+            kind = push.get("type")
+            if kind == "acted" or kind == "refused":
+                answer = self.answers.pop(push.get("ref"), None)
+                if answer is not None and not answer.done():
+                    answer.set_result(200 if kind == "acted" else push.get("status", 0))
+                return
+            if "acted" in push:  # the answer to this socket's action: the push of its state
+                answer = self.answers.pop(push["acted"], None)
+                if answer is not None and not answer.done():
+                    answer.set_result(200)
             version = push.get("version")
             if version is None:
                 self.stats.error("unexpected message")
@@ -201,6 +215,26 @@ class Seat(asyncio.Protocol):
             async with asyncio.timeout(timeout):
                 await waiter
         return self.arrived[version]
+
+    async def act(self, action: Any, version: int) -> int:
+        """Send an action on this socket (``--transport ws``: as the browser does) and wait
+        for its answer; the status (200: accepted)."""
+        if self.transport is None:
+            raise Closed()
+        self.refs += 1
+        ref = self.refs
+        payload = orjson.dumps({"type": "action", "ref": ref, "action": action, "version": version})
+        n = len(payload)
+        if n < 126:
+            head = bytes([0x81, 0x80 | n])
+        elif n < 65536:
+            head = bytes([0x81, 0x80 | 126]) + n.to_bytes(2, "big")
+        else:
+            head = bytes([0x81, 0x80 | 127]) + n.to_bytes(8, "big")
+        answer = self.answers[ref] = asyncio.get_running_loop().create_future()
+        self.transport.write(head + b"\0\0\0\0" + payload)  # masked with a zero key
+        async with asyncio.timeout(10):
+            return await answer
 
     def close(self) -> None:
         if self.transport is not None:
@@ -308,18 +342,23 @@ async def _play(
         assert mine is not None and mine["version"] == version
         choices = [a for a in mine["legal_actions"] if a["type"] != "undo"]
         await asyncio.sleep(rng.expovariate(1 / args.think) if args.think > 0 else 0)
-        http = https[seat]
-        data = http.request(
-            "POST",
-            path,
-            orjson.dumps({"action": rng.choice(choices), "version": version}),
-            auth[seat],
-        )
-        sent = time.perf_counter()
+        action = rng.choice(choices)
         try:
-            status, _ = await http.send(data)
+            if args.transport == "ws":
+                sent = time.perf_counter()
+                status = await seats[seat].act(action, version)
+            else:
+                http = https[seat]
+                data = http.request(
+                    "POST", path, orjson.dumps({"action": action, "version": version}), auth[seat]
+                )
+                sent = time.perf_counter()
+                status, _ = await http.send(data)
         except Closed:
             stats.error("action: connection closed")
+            return
+        except TimeoutError:
+            stats.error("action: no answer")
             return
         if status != 200:
             stats.error(f"action {status}")
@@ -533,6 +572,7 @@ def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dict[str,
         "latency_ms_max": round(1000 * lat[-1], 2) if lat else float("nan"),
         "latency_ms_mean": round(1000 * statistics.fmean(lat), 2) if lat else float("nan"),
         "processes": len(urls),
+        "transport": args.transport,
         "server_cpu_s": round(cpu, 2),
         "server_cpu_ms_per_action": per_action(cpu),
         "server_cpu_cores": round(cpu / args.seconds, 2),
@@ -566,6 +606,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     p.add_argument(
         "--clients", type=int, default=1, help="load processes the tables are split over"
+    )
+    p.add_argument(
+        "--transport",
+        choices=("http", "ws"),
+        default="http",
+        help="how a seat sends its actions: POST …/actions, or on its WebSocket (as the browser)",
     )
     p.add_argument(
         "--glade",

@@ -59,10 +59,15 @@ class Catalogue(Mapping[str, str]):
     def __init__(self, name: str, templates: Mapping[str, str]) -> None:
         self.name = name
         self._templates = dict(templates)
+        # the codes whose template has no plural spec: str.format_map builds the same sentence
+        # as FORMATTER, in C (views probe refusals at every version)
+        self._plain: set[str] = set()
         for code, template in self._templates.items():
             if not code or code != code.strip() or " " in code:
                 raise ValueError(f"bad refusal code {code!r}")
-            list(FORMATTER.parse(template))  # malformed templates fail at import, not at play
+            parts = list(FORMATTER.parse(template))  # malformed templates fail at import
+            if not any(spec and "|" in spec for _, _, spec, _ in parts):
+                self._plain.add(code)
 
     def __getitem__(self, code: str) -> str:
         return self._templates[code]
@@ -78,6 +83,8 @@ class Catalogue(Mapping[str, str]):
         return {f for _, f, _, _ in FORMATTER.parse(self._templates[code]) if f}
 
     def text(self, code: str, params: Mapping[str, Any]) -> str:
+        if code in self._plain:
+            return self._templates[code].format_map(params)
         return FORMATTER.vformat(self._templates[code], (), dict(params))
 
     def refuse(self, code: str, **params: Any) -> Refusal:

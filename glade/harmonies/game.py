@@ -109,6 +109,7 @@ class Board:
         "spirit_placed",
         "offer",
         "placed",
+        "_json",
     )
 
     layout: Layout
@@ -121,6 +122,8 @@ class Board:
     spirit_placed: bool
     offer: tuple[int, ...]  # the two spirits dealt face down, until one is chosen
     placed: int  # animal cubes on the board (tie-break; the spirit cube is not counted)
+    # (what board_json shows, keyed) its last answer, or None
+    _json: tuple[tuple[Any, ...], dict[str, Any]] | None
 
     @classmethod
     def empty(cls, layout: Layout) -> Board:
@@ -136,6 +139,7 @@ class Board:
         b.spirit_placed = False
         b.offer = ()
         b.placed = 0
+        b._json = None
         return b
 
     def copy(self) -> Board:
@@ -150,6 +154,7 @@ class Board:
         b.spirit_placed = self.spirit_placed
         b.offer = self.offer
         b.placed = self.placed
+        b._json = self._json  # keyed by what it shows: right for the copy until it changes
         return b
 
     def held(self) -> int:
@@ -697,7 +702,30 @@ class HarmoniesGame(Game):
 
     # ------------------------------------------------------------------ views
     def board_json(self, seat: int, score: bool = True) -> dict[str, Any]:
+        """A board as the views show it. Built once per content: the board (and its copies,
+        whatever game copy holds them) keeps it with the key of everything it shows, so a board
+        that did not change since the last view gives the same (read-only) dict again."""
         b = self.boards[seat]
+        key = (
+            self.side,
+            self.solo,
+            score,
+            tuple(b.cells),
+            b.cubes,
+            tuple(b.cards),
+            tuple(b.done),
+            b.spirit,
+            b.spirit_placed,
+            b.placed,
+        )
+        kept = b._json
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        out = self._board_json(b, seat, score)
+        b._json = (key, out)
+        return out
+
+    def _board_json(self, b: Board, seat: int, score: bool) -> dict[str, Any]:
         layout = self.space.layout
         stacks = {
             layout.names[i]: [COLORS[c] for c in STACKS[s]] for i, s in enumerate(b.cells) if s

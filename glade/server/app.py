@@ -13,6 +13,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
 
+import orjson
 from fastapi import FastAPI, Header, Request, WebSocket, WebSocketDisconnect
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
@@ -46,7 +47,7 @@ from .refusals import refuse
 from .review import router as review_router
 from .social import router as social_router
 from .storage import Storage
-from .tables import Connection, Room, Tables
+from .tables import Connection, Origin, Room, Tables
 
 log = logging.getLogger("glade.server")
 
@@ -498,7 +499,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "a client whose log is at version `log_base` keeps its first `k` entries and "
             'appends `log`. `{"type": "resync"}` means pushes were too many to queue: '
             'read the state and the log again. It accepts `{"type": "ping"}` (answer '
-            '`{"type": "pong"}`) and closes with 4403 for a token of no seat, 4404 for '
+            '`{"type": "pong"}`) and `{"type": "action", "ref": n, "action": {...}, '
+            '"version": v}`, played as `POST …/actions` with the socket\'s token: answered by '
+            'the push of the new state, which then begins `{"acted": n, ...}`, or by '
+            '`{"type": "refused", "ref": n, "status", "error", "code", "params"}` (nothing '
+            "changed). It closes with 4403 for a token of no seat, 4404 for "
             "an unknown game and 1008 past the message limits."
         ),
         lifespan=lifespan,
@@ -755,7 +760,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if len(text) > settings.max_body_bytes or not limiter.allow(client):
                     await websocket.close(code=1008, reason="too many or too large messages")
                     break
-                await _answer(websocket, text)
+                await _answer(websocket, text, tables, room, token, conn)
         except WebSocketDisconnect:
             pass
         except RuntimeError:  # the socket closed under us
@@ -787,18 +792,83 @@ def glade_initial_view(room: Room) -> dict[str, Any]:
     return view
 
 
-async def _answer(websocket: WebSocket, text: str) -> None:
-    """The only message a client sends is a ping; actions go through POST."""
+_SOCKET_ACTION = (
+    'an action sent on the WebSocket is {"type": "action", "action": {...}, "version": <int>}'
+    ' with an optional integer "ref"'
+)
+
+
+def _socket_action(message: dict[str, Any]) -> tuple[Any, dict[str, Any], int] | str:
+    """The ref, action and version of an ``{"type": "action"}`` message (the same shape as the
+    body of ``POST …/actions``, plus its ``ref``), or the sentence that refuses it."""
+    ref = message.get("ref")
+    if not set(message) <= {"type", "ref", "action", "version"}:
+        return _SOCKET_ACTION
+    if ref is not None and (type(ref) is not int or not 0 <= ref < 2**53):
+        return _SOCKET_ACTION
+    action, version = message.get("action"), message.get("version")
+    if type(action) is not dict or len(action) > 8:
+        return _SOCKET_ACTION
+    if type(version) is not int or not 0 <= version <= 1_000_000:
+        return _SOCKET_ACTION
+    return ref, action, version
+
+
+async def _answer(
+    websocket: WebSocket,
+    text: str,
+    tables: Tables,
+    room: Room,
+    token: str | None,
+    conn: Connection,
+) -> None:
+    """A client's message: ``{"type": "ping"}`` (answer ``pong``) or ``{"type": "action", "ref",
+    "action", "version"}``: played as ``POST …/actions`` would with the socket's token and
+    answered by this socket's push of the new state, which then begins ``{"acted": ref, "type":
+    "state", …}`` (or, were there no such push, ``{"type": "acted", "ref", "version"}``), or
+    refused with ``{"type": "refused", "ref", "status", "error", "code", "params"}`` (nothing
+    changed)."""
     try:
-        message = json.loads(text)
-    except ValueError:
+        message = orjson.loads(text)
+    except ValueError:  # orjson.JSONDecodeError, also past its nesting limit
         message = None
-    if isinstance(message, dict) and message.get("type") == "ping":
+    kind = message.get("type") if isinstance(message, dict) else None
+    if kind == "ping":
         await websocket.send_text('{"type": "pong"}')
-    else:
+        return
+    if kind != "action":
         await websocket.send_text(
-            json.dumps({"error": 'send {"type": "ping"} here; actions go to POST …/actions'})
+            json.dumps({"error": 'send {"type": "ping"} or {"type": "action", ...} here'})
         )
+        return
+    assert isinstance(message, dict)
+    found = _socket_action(message)
+    if isinstance(found, str):
+        ref = message.get("ref")
+        answer: dict[str, Any] = {
+            "type": "refused",
+            "ref": ref if type(ref) is int and 0 <= ref < 2**53 else None,
+            "status": 422,
+            "error": found,
+        }
+        conn.say(orjson.dumps(answer).decode())
+        return
+    ref, action, version = found
+    try:
+        room.touched = time.monotonic()
+        seat = room.seat_of(token)  # checked again: the seat may have changed hands
+        origin = Origin(conn, ref)
+        made = await tables.act(room, seat, action, version, by_player=True, origin=origin)
+    except ApiError as exc:
+        answer = {"type": "refused", "ref": ref, "status": exc.status, **exc.to_json()}
+    except Exception as exc:  # noqa: BLE001 - as the app's 500 handler: logged, nothing changed
+        log.error("unexpected error on a WebSocket action of game %s", room.id, exc_info=exc)
+        answer = {"type": "refused", "ref": ref, "status": 500, "error": SERVER_ERROR}
+    else:
+        if origin.told:  # the push of the new state said "acted": ref
+            return
+        answer = {"type": "acted", "ref": ref, "version": made}
+    conn.say(orjson.dumps(answer).decode())
 
 
 def _start(conn: Connection) -> Any:

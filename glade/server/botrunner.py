@@ -89,7 +89,7 @@ def make_pool(workers: int) -> Executor:
     )
 
 
-Act = Callable[["Room", int, dict[str, Any], "int | None"], Awaitable[None]]
+Act = Callable[["Room", int, dict[str, Any], "int | None"], Awaitable[object]]
 
 
 def bot_seats(room: Room) -> list[int]:

@@ -35,6 +35,7 @@ import orjson
 import glade
 from glade.bots import make_bot
 from glade.core import Action, BadInput, Game, IllegalAction
+from glade.core.game import UNDO
 from glade.core.refusals import CORE
 
 from . import clocks, social
@@ -49,7 +50,7 @@ log = logging.getLogger("glade.server")
 T = TypeVar("T")
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]+")  # secrets.token_urlsafe
 
-__all__ = ["ApiError", "Connection", "Room", "Seat", "Tables"]
+__all__ = ["ApiError", "Connection", "Origin", "Room", "Seat", "Tables"]
 
 
 def hash_token(token: str) -> str:
@@ -131,6 +132,16 @@ class Connection:
                 await self.send(self.queue.popleft())
 
 
+@dataclass
+class Origin:
+    """The connection an action came on (``{"type": "action"}`` on a WebSocket) and its ref:
+    that connection's push of the new state carries ``"acted": ref`` in front (its answer)."""
+
+    conn: Connection
+    ref: int | None
+    told: bool = False  # the push with "acted" was queued
+
+
 def _common_prefix(old: list[Any], new: list[Any]) -> int:
     """How many first entries two logs share."""
     n = min(len(old), len(new))
@@ -197,6 +208,37 @@ def encoded_actions(actions: list[Action]) -> list[orjson.Fragment]:
             found = cache[id(action)] = (action, fragment)
         out.append(found[1])
     return out
+
+
+# action table (by id; the engines' tables are shared and immutable) -> each action's JSON, by
+# index, encoded when first met
+_TABLE_JSON: dict[int, tuple[list[Action], list[bytes | None]]] = {}
+_UNDO_JSON = orjson.dumps(UNDO.to_json())
+
+
+def encoded_legal(state: Game, seat: int) -> orjson.Fragment | list[orjson.Fragment]:
+    """``[a.to_json() for a in state.legal_actions(seat)]`` for :func:`dumps` as one JSON
+    fragment: the legal ids looked up in their table's encoded actions (each encoded once for
+    the life of the process), no action objects built. An engine with its own
+    ``legal_actions`` gets :func:`encoded_actions` of it instead."""
+    if type(state).legal_actions is not Game.legal_actions:
+        return encoded_actions(state.legal_actions(seat))
+    table = state.action_table()
+    found = _TABLE_JSON.get(id(table))
+    if found is None or found[0] is not table:
+        if len(_TABLE_JSON) >= 64:  # an engine that makes new tables each time
+            _TABLE_JSON.clear()
+        found = _TABLE_JSON[id(table)] = (table, [None] * len(table))
+    texts = found[1]
+    parts = []
+    for i in state.legal_action_ids(seat):
+        text = texts[i]
+        if text is None:
+            text = texts[i] = orjson.dumps(table[i].to_json())
+        parts.append(text)
+    if state.can_undo(seat):
+        parts.append(_UNDO_JSON)
+    return orjson.Fragment(b"[" + b",".join(parts) + b"]")
 
 
 def push_text(picture: str, base: int, start: int, entries: list[dict[str, Any]]) -> str:
@@ -308,10 +350,12 @@ class Room:
         :func:`encoded_actions` (for :func:`dumps` only)."""
         state = self.state if state is None else state
         over = state.is_over
-        legal: list[Any] = []
+        legal: Any = []
         if seat is not None and self.seats[seat].kind == "human":
-            actions = state.legal_actions(seat)
-            legal = encoded_actions(actions) if encoded else [a.to_json() for a in actions]
+            if encoded:
+                legal = encoded_legal(state, seat)
+            else:
+                legal = [a.to_json() for a in state.legal_actions(seat)]
         return {
             "id": self.id,
             "game": self.game,
@@ -730,20 +774,28 @@ class Tables:
         raw: dict[str, Any],
         version: int | None,
         by_player: bool = False,
-    ) -> None:
+        origin: Origin | None = None,
+    ) -> int:
         """Apply one action of ``seat`` (None: a spectator) based on ``version`` (None: any);
-        ``by_player``: a person with the seat's token sent it (not the seat's bot).
+        ``by_player``: a person with the seat's token sent it (not the seat's bot). Returns the
+        version the action made.
 
         Runs shielded: a caller that goes away mid-way (a dropped request, a stopping bot) never
         leaves a stored action that the table in memory does not have.
         """
         if seat is None:
             raise refuse(403, "server.seat.spectator")
-        await asyncio.shield(self._act(room, seat, raw, version, by_player))
+        return await asyncio.shield(self._act(room, seat, raw, version, by_player, origin))
 
     async def _act(
-        self, room: Room, seat: int, raw: dict[str, Any], version: int | None, by_player: bool
-    ) -> None:
+        self,
+        room: Room,
+        seat: int,
+        raw: dict[str, Any],
+        version: int | None,
+        by_player: bool,
+        origin: Origin | None = None,
+    ) -> int:
         async with room.lock:
             if by_player and room.seats[seat].kind != "human":
                 raise _taken_over(room.seats[seat].status)
@@ -815,7 +867,7 @@ class Tables:
                 if room.clock is not None:
                     clocks.apply(room.clock, changes)
                 conflict = False
-                self._push_action(room, after, new_version, before)
+                self._push_action(room, after, new_version, before, origin)
         if conflict:
             if by_player and room.seats[seat].kind != "human":
                 raise _taken_over(room.seats[seat].status)
@@ -824,6 +876,7 @@ class Tables:
             for hook in self.game_over_hooks:
                 hook(room)
         self.bots.schedule(room)
+        return new_version
 
     # ------------------------------------------------------------------ other processes
     def listen(self) -> None:
@@ -1011,9 +1064,17 @@ class Tables:
         for conn in list(room.sockets):
             conn.say(text)
 
-    def _push_action(self, room: Room, state: Game, version: int, before: list[Any]) -> None:
+    def _push_action(
+        self,
+        room: Room,
+        state: Game,
+        version: int,
+        before: list[Any],
+        origin: Origin | None = None,
+    ) -> None:
         """Push the action that made ``version`` (``state`` after it; ``before``: the log before
-        it) to every connection: the log entries it changed and each seat's picture then."""
+        it) to every connection: the log entries it changed and each seat's picture then; the
+        connection the action came on (``origin``) gets ``"acted": ref`` in front of its push."""
         if not room.sockets:
             return
         start = _common_prefix(before, state.log)
@@ -1037,7 +1098,11 @@ class Tables:
                     )
                 )
                 text = texts[conn.seat] = push_text(picture, version - 1, start, entries)
-            conn.offer(text)
+            if origin is not None and conn is origin.conn:
+                conn.offer(f'{{"acted":{dumps(origin.ref)},{text[1:]}')
+                origin.told = True
+            else:
+                conn.offer(text)
         if current and room.clock is not None:
             self.say(room, clocks.clock_message(room) or "")
 

@@ -39,6 +39,7 @@ class Wire:
         self.http = 0
         self.requests = 0
         self.log_reads = 0
+        self.action_posts = 0  # POST …/actions: none while the socket is open
         self.urls: dict[str, str] = {}
         cdp = page.context.new_cdp_session(page)
         cdp.send("Network.enable")
@@ -52,6 +53,8 @@ class Wire:
 
     def request(self, event: dict[str, Any]) -> None:
         self.urls[event["requestId"]] = event["request"]["url"]
+        if event["request"]["method"] == "POST" and event["request"]["url"].endswith("/actions"):
+            self.action_posts += 1
 
     def finished(self, event: dict[str, Any]) -> None:
         url = self.urls.get(event["requestId"], "")
@@ -90,6 +93,7 @@ def measure_game(browser: Browser, base: str, seed: int = 3) -> dict[str, Any]:
         "http_bytes": wire.http,
         "http_requests": wire.requests,
         "log_reads": wire.log_reads,
+        "action_posts": wire.action_posts,
         "total_bytes": wire.ws + wire.http,
         "redraws": redraws,
         "redraws_per_move": round(redraws / moves, 2),
@@ -109,7 +113,9 @@ def test_a_game_costs_pushes_not_logs(server: Server, browser: Browser) -> None:
     assert figures["ws_frames"] >= moves  # a push per action (and the first)
     # the page's own clicks redraw once each, a push at most once more: no re-fetch loops
     assert figures["redraws_per_move"] < 2.5
-    # the API's share grows with the moves (one POST answer per own action), never with the log
+    # the page's actions go on its socket (answered by the push of the new state), not POST
+    assert figures["action_posts"] == 0
+    # the API's share never grows with the log
     assert figures["http_bytes"] < figures["ws_bytes"] * 1.5
 
 

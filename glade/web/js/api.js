@@ -82,7 +82,8 @@ export const api = {
 // A WebSocket that reconnects with back-off. Each message is a JSON object with a "type":
 // "state" (a push: onState), "resync" (pushes were lost: onResync), "pong", or a type another
 // part of the page listens to with on(type, handler). A push without a type is a state (older
-// servers). Messages of a socket that was replaced (retoken) are ignored.
+// servers). Messages of a socket that was replaced (retoken) are ignored, but for the answers
+// to the actions sent on it (act).
 export class LiveSocket {
   constructor(id, token, { onState, onStatus, onResync }) {
     this.id = id;
@@ -93,7 +94,60 @@ export class LiveSocket {
     this.handlers = {};
     this.delay = 500;
     this.closed = false;
+    this.refs = 0;
+    this.waiting = new Map(); // ref -> {ws, resolve, reject}: actions sent, not yet answered
     this.open();
+  }
+
+  // Play an action on this socket, as POST …/actions would with `token` (the socket's own): a
+  // promise of the push of the new state (which the page also gets through onState), null when
+  // the push was lost (a resync follows), an ApiError when refused (status 0: the socket closed
+  // first, the outcome unknown). Returns null at once when the socket is not open for `token`:
+  // the caller POSTs instead.
+  act(token, action, version) {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN || token !== this.token) return null;
+    this.refs += 1;
+    const ref = this.refs;
+    const answer = new Promise((resolve, reject) => this.waiting.set(ref, { ws, resolve, reject }));
+    ws.send(JSON.stringify({ type: "action", ref, action, version }));
+    return answer;
+  }
+
+  // An answer to act: {"acted": ref, "type": "state", ...} (the push of the new state),
+  // {"type": "refused", "ref", "status", "error", "code", "params"}, or {"type": "acted", "ref"}.
+  settle(ws, data) {
+    let ref;
+    if (data.type === "refused" || data.type === "acted") ref = data.ref;
+    else if (data.acted !== undefined) ref = data.acted;
+    else if (data.type === "resync") {
+      this.settleAll(ws, (entry) => entry.resolve(null));
+      return;
+    } else return;
+    const entry = this.waiting.get(ref);
+    if (!entry || entry.ws !== ws) return;
+    this.waiting.delete(ref);
+    if (data.type === "refused") {
+      const message = typeof data.error === "string" ? data.error : "";
+      entry.reject(new ApiError(data.status, refusalText(data.status, data, message), data));
+    } else entry.resolve(data);
+    this.lingerDone(ws);
+  }
+
+  settleAll(ws, how) {
+    for (const [ref, entry] of [...this.waiting]) {
+      if (entry.ws !== ws) continue;
+      this.waiting.delete(ref);
+      how(entry);
+    }
+    this.lingerDone(ws);
+  }
+
+  // A replaced socket stays open until its actions are answered.
+  lingerDone(ws) {
+    if (ws === this.ws) return;
+    for (const entry of this.waiting.values()) if (entry.ws === ws) return;
+    ws.close();
   }
 
   on(type, handler) {
@@ -120,14 +174,17 @@ export class LiveSocket {
       this.onStatus("online");
     };
     ws.onmessage = (ev) => {
-      if (ws !== this.ws) return;
+      let data;
       try {
-        this.dispatch(JSON.parse(ev.data));
+        data = JSON.parse(ev.data);
+        if (ws === this.ws) this.dispatch(data);
       } catch (err) {
         console.error(err);
       }
+      if (data && typeof data === "object") this.settle(ws, data);
     };
     ws.onclose = () => {
+      this.settleAll(ws, (entry) => entry.reject(new ApiError(0, "")));
       if (this.closed || ws !== this.ws) return;
       this.onStatus("offline");
       setTimeout(() => this.open(), this.delay);
@@ -143,7 +200,7 @@ export class LiveSocket {
     this.token = token;
     const old = this.ws;
     this.ws = null;
-    if (old) old.close();
+    if (old) this.lingerDone(old); // closed now, or once its actions are answered
     this.open();
   }
 

@@ -297,9 +297,12 @@ export async function showTable(root, id, { spectator }) {
     skip(); // your own move ends the playback of the others'
     step = null;
     try {
-      const next = await api.act(id, tokenOf(shown), action, state.version);
+      // on the seat's socket when it is open (its answer is the push of the new state, drawn as
+      // every push is), else POST …/actions (its answer is drawn here)
+      const viaSocket = socket.act(tokenOf(shown), action, state.version);
+      const next = viaSocket ? await viaSocket : await api.act(id, tokenOf(shown), action, state.version);
       if (action.type === "undo") toast(t("table.undone"), "info");
-      await accept(next);
+      if (!viaSocket) await accept(next);
     } catch (err) {
       if (err instanceof ApiError && err.status === 409) {
         toast(t("error.stale"));
