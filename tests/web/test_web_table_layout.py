@@ -96,7 +96,9 @@ def test_every_board_fits_the_window(
     context.close()
 
 
-def test_no_living_forest_deal_makes_the_laptop_table_scroll(server: Server, browser: Browser) -> None:
+def test_no_living_forest_deal_makes_the_laptop_table_scroll(
+    server: Server, browser: Browser
+) -> None:
     """The guardian animals' display is as high as its cards' symbols (one to three rows each), so
     the height left to the circle of spirits depends on the deal: one deal in six once made the
     1280×800 page 2 px too high. Eight deals: none scrolls and the circle stays readable."""
