@@ -206,11 +206,14 @@ class GuardMiddleware:
                 message = {**message, "headers": [*message.get("headers", []), *extra]}
             await send(message)
 
+        async def answer(status: int, message: str) -> None:
+            await _error(status, message)(scope, receive, send_with_headers)
+
         if not path.startswith("/api/"):
             await self.app(scope, receive, send_with_headers)
             return
         if not self.limiter.allow(self.client_of(scope)):
-            await _error(429, "too many requests; slow down")(scope, receive, send_with_headers)
+            await answer(429, "too many requests; slow down")
             return
         if scope["method"] in ("GET", "HEAD", "OPTIONS"):
             await self.app(scope, receive, send_with_headers)
@@ -220,14 +223,10 @@ class GuardMiddleware:
                 try:
                     declared = int(value)
                 except ValueError:
-                    await _error(400, "the Content-Length header is not a number")(
-                        scope, receive, send_with_headers
-                    )
+                    await answer(400, "the Content-Length header is not a number")
                     return
                 if declared > self.max_body:
-                    await _error(413, f"the request body is over {self.max_body} bytes")(
-                        scope, receive, send_with_headers
-                    )
+                    await answer(413, f"the request body is over {self.max_body} bytes")
                     return
         chunks: list[bytes] = []
         size = 0
@@ -245,14 +244,10 @@ class GuardMiddleware:
                     if not message.get("more_body", False):
                         break
         except TimeoutError:
-            await _error(408, f"the request body did not arrive within {self.body_seconds:g} s")(
-                scope, receive, send_with_headers
-            )
+            await answer(408, f"the request body did not arrive within {self.body_seconds:g} s")
             return
         if size > self.max_body:
-            await _error(413, f"the request body is over {self.max_body} bytes")(
-                scope, receive, send_with_headers
-            )
+            await answer(413, f"the request body is over {self.max_body} bytes")
             return
         body = b"".join(chunks)
         if scope["method"] == "POST" and path.endswith("/actions"):
@@ -299,12 +294,21 @@ def _plain_action(scope: Scope, body: bytes) -> tuple[dict[str, Any], int, str |
         return None
     if type(data) is not dict or len(data) != 2:
         return None
+    played = _action_and_version(data)
+    if played is None:
+        return None
+    return played[0], played[1], authorization
+
+
+def _action_and_version(data: dict[str, Any]) -> tuple[dict[str, Any], int] | None:
+    """The ``action`` and ``version`` of a POST's body or a socket's action message, when they
+    have the shape :class:`PostAction` states (None: they do not)."""
     action, version = data.get("action"), data.get("version")
     if type(action) is not dict or len(action) > 8:
         return None
     if type(version) is not int or not 0 <= version <= 1_000_000:
         return None
-    return action, version, authorization
+    return action, version
 
 
 async def play_action(
@@ -806,12 +810,10 @@ def _socket_action(message: dict[str, Any]) -> tuple[Any, dict[str, Any], int] |
         return _SOCKET_ACTION
     if ref is not None and (type(ref) is not int or not 0 <= ref < 2**53):
         return _SOCKET_ACTION
-    action, version = message.get("action"), message.get("version")
-    if type(action) is not dict or len(action) > 8:
+    played = _action_and_version(message)
+    if played is None:
         return _SOCKET_ACTION
-    if type(version) is not int or not 0 <= version <= 1_000_000:
-        return _SOCKET_ACTION
-    return ref, action, version
+    return ref, played[0], played[1]
 
 
 async def _answer(

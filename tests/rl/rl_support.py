@@ -7,6 +7,21 @@ from typing import Any
 
 import numpy as np
 
+from glade.rl import harmonies_v0, living_forest_v0
+
+# every env module and player count (with the options that change the encoding), for the
+# library and parallel-env tests
+CONFIGS = [
+    (harmonies_v0, {"players": 1}),
+    (harmonies_v0, {"players": 2}),
+    (harmonies_v0, {"players": 3, "spirits": True}),
+    (harmonies_v0, {"players": 4, "side": "B"}),
+    (living_forest_v0, {"players": 2}),
+    (living_forest_v0, {"players": 3}),
+    (living_forest_v0, {"players": 4}),
+]
+IDS = [f"{m.__name__.split('.')[-1]}-{o['players']}p" for m, o in CONFIGS]
+
 
 def check_masks_against_engine(
     env: Any, rng: random.Random, first_seed: int, samples: int, stop_mid_game: bool = False

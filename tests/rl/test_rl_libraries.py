@@ -12,20 +12,10 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 from pettingzoo.test.state_test import test_state_space as state_space_test
+from rl_support import CONFIGS, IDS
 
 import glade.rl
 from glade.rl import harmonies_v0, living_forest_v0
-
-CONFIGS = [
-    (harmonies_v0, {"players": 1}),
-    (harmonies_v0, {"players": 2}),
-    (harmonies_v0, {"players": 3, "spirits": True}),
-    (harmonies_v0, {"players": 4, "side": "B"}),
-    (living_forest_v0, {"players": 2}),
-    (living_forest_v0, {"players": 3}),
-    (living_forest_v0, {"players": 4}),
-]
-IDS = [f"{m.__name__.split('.')[-1]}-{o['players']}p" for m, o in CONFIGS]
 
 
 @pytest.mark.parametrize(("module", "options"), CONFIGS, ids=IDS)

@@ -10,21 +10,11 @@ from typing import Any
 import numpy as np
 import pytest
 from pettingzoo.test import parallel_api_test
+from rl_support import CONFIGS, IDS
 
 from glade import IllegalAction, new_game
 from glade.living_forest.game import DRAW
 from glade.rl import harmonies_v0, living_forest_v0
-
-CONFIGS = [
-    (harmonies_v0, {"players": 1}),
-    (harmonies_v0, {"players": 2}),
-    (harmonies_v0, {"players": 3, "spirits": True}),
-    (harmonies_v0, {"players": 4, "side": "B"}),
-    (living_forest_v0, {"players": 2}),
-    (living_forest_v0, {"players": 3}),
-    (living_forest_v0, {"players": 4}),
-]
-IDS = [f"{m.__name__.split('.')[-1]}-{o['players']}p" for m, o in CONFIGS]
 
 
 def _views(observations: dict[str, Any]) -> dict[str, tuple[bytes, bytes]]:
