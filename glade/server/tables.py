@@ -35,7 +35,6 @@ import orjson
 import glade
 from glade.bots import make_bot
 from glade.core import Action, BadInput, Game, IllegalAction
-from glade.core.game import UNDO
 from glade.core.refusals import CORE
 
 from . import clocks, social
@@ -190,13 +189,13 @@ def _unfragment(value: Any) -> Any:
 
 
 # action object (by id; the engines' action tables are shared and immutable) -> its JSON text
-_ACTION_JSON: dict[int, tuple[Action, orjson.Fragment]] = {}
+# and that text as a fragment
+_ACTION_JSON: dict[int, tuple[Action, bytes, orjson.Fragment]] = {}
 _ACTION_JSON_LIMIT = 100_000
 
 
-def encoded_actions(actions: list[Action]) -> list[orjson.Fragment]:
-    """``[a.to_json() for a in actions]`` for :func:`dumps`, each action encoded once for the
-    life of the process (a picture lists the legal actions of its seat: most of its CPU)."""
+def _encoded(actions: list[Action]) -> list[tuple[Action, bytes, orjson.Fragment]]:
+    """Each action's cache entry: its JSON encoded once for the life of the process."""
     cache = _ACTION_JSON
     out = []
     for action in actions:
@@ -204,41 +203,23 @@ def encoded_actions(actions: list[Action]) -> list[orjson.Fragment]:
         if found is None or found[0] is not action:
             if len(cache) >= _ACTION_JSON_LIMIT:  # an engine that makes new actions each time
                 cache.clear()
-            fragment = orjson.Fragment(orjson.dumps(action.to_json()))
-            found = cache[id(action)] = (action, fragment)
-        out.append(found[1])
+            text = orjson.dumps(action.to_json())
+            found = cache[id(action)] = (action, text, orjson.Fragment(text))
+        out.append(found)
     return out
 
 
-# action table (by id; the engines' tables are shared and immutable) -> each action's JSON, by
-# index, encoded when first met
-_TABLE_JSON: dict[int, tuple[list[Action], list[bytes | None]]] = {}
-_UNDO_JSON = orjson.dumps(UNDO.to_json())
+def encoded_actions(actions: list[Action]) -> list[orjson.Fragment]:
+    """``[a.to_json() for a in actions]`` for :func:`dumps`, each action encoded once for the
+    life of the process (a picture lists the legal actions of its seat: most of its CPU)."""
+    return [found[2] for found in _encoded(actions)]
 
 
-def encoded_legal(state: Game, seat: int) -> orjson.Fragment | list[orjson.Fragment]:
+def encoded_legal(state: Game, seat: int) -> orjson.Fragment:
     """``[a.to_json() for a in state.legal_actions(seat)]`` for :func:`dumps` as one JSON
-    fragment: the legal ids looked up in their table's encoded actions (each encoded once for
-    the life of the process), no action objects built. An engine with its own
-    ``legal_actions`` gets :func:`encoded_actions` of it instead."""
-    if type(state).legal_actions is not Game.legal_actions:
-        return encoded_actions(state.legal_actions(seat))
-    table = state.action_table()
-    found = _TABLE_JSON.get(id(table))
-    if found is None or found[0] is not table:
-        if len(_TABLE_JSON) >= 64:  # an engine that makes new tables each time
-            _TABLE_JSON.clear()
-        found = _TABLE_JSON[id(table)] = (table, [None] * len(table))
-    texts = found[1]
-    parts = []
-    for i in state.legal_action_ids(seat):
-        text = texts[i]
-        if text is None:
-            text = texts[i] = orjson.dumps(table[i].to_json())
-        parts.append(text)
-    if state.can_undo(seat):
-        parts.append(_UNDO_JSON)
-    return orjson.Fragment(b"[" + b",".join(parts) + b"]")
+    fragment, from the texts :func:`encoded_actions` keeps."""
+    texts = [found[1] for found in _encoded(state.legal_actions(seat))]
+    return orjson.Fragment(b"[" + b",".join(texts) + b"]")
 
 
 def push_text(picture: str, base: int, start: int, entries: list[dict[str, Any]]) -> str:
