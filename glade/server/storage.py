@@ -2,13 +2,16 @@
 
 One writer thread owns the writing connection and commits whatever has queued up in one transaction
 (group commit), so many tables share each disk flush and an action is acknowledged only once its
-transaction has committed. Reads go through a second connection on their own thread. SQLite
+transaction has committed. The event loop hands its writes over in bunches (every write of one
+turn of the loop is one item for the writer, and their futures are settled with one wake-up of
+the loop): the hand-off of each write on its own cost the loop more than its SQL. Reads go through a second connection on their own thread. SQLite
 (the default, WAL journal) and PostgreSQL (``postgresql://`` URLs, psycopg 3) speak the same SQL
 here; the schema is created and upgraded by numbered migrations recorded in ``schema_migrations``.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -213,6 +216,10 @@ class StorageConflict(StorageError):
     """Another process stored that version of the game first (the database decided)."""
 
 
+# the shortest time between two bunches of writes an event loop hands to the writer thread
+# (Storage.write_soon): the most a write waits for its bunch under load
+HAND_OVER_SECONDS = 0.002
+
 # PostgreSQL channel on which every committed change of a game is announced: "<game id> <what>"
 CHANNEL = "glade_changes"
 
@@ -410,7 +417,12 @@ class Storage:
             self._migrate(migrate)
         finally:
             migrate.close()
-        self._writes: queue.Queue[tuple[list[Statement], Future[None]] | None] = queue.Queue()
+        # the writer's queue: bunches of writes (None: stop); a write is its statements and the
+        # future it settles, a concurrent one (``write``) or one of an event loop (``write_soon``)
+        self._writes: queue.Queue[list[_Write] | None] = queue.Queue()
+        # writes made on each event loop since its last hand-over, and when that was
+        self._pending: dict[asyncio.AbstractEventLoop, list[_Write]] = {}
+        self._handed_at: dict[asyncio.AbstractEventLoop, float] = {}
         self._writer = threading.Thread(
             target=self._write_loop, name="glade-db-writer", daemon=True
         )
@@ -456,8 +468,39 @@ class Storage:
         if self._closed:
             fut.set_exception(StorageError("the server is shutting down"))
             return fut
-        self._writes.put((statements, fut))
+        self._writes.put([_Write(statements, fut)])
         return fut
+
+    def write_soon(self, statements: list[Statement]) -> asyncio.Future[None]:
+        """``write`` for a caller on the event loop, awaited there. The writes a loop makes
+        reach the writer in bunches, one at most every ``HAND_OVER_SECONDS`` (at once when the
+        last was longer ago), and their futures are settled by one call on the loop: under
+        load many actions share each commit and each wake-up of the writer thread, and no
+        write waits when the server is quiet."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        if self._closed:
+            fut.set_exception(StorageError("the server is shutting down"))
+            return fut
+        pending = self._pending.get(loop)
+        if pending is None:
+            pending = self._pending[loop] = []
+            last = self._handed_at.get(loop)
+            if last is None or loop.time() - last >= HAND_OVER_SECONDS:
+                loop.call_soon(self._hand_over, loop)
+            else:
+                loop.call_at(last + HAND_OVER_SECONDS, self._hand_over, loop)
+        pending.append(_Write(statements, fut))
+        return fut
+
+    def _hand_over(self, loop: asyncio.AbstractEventLoop) -> None:
+        """``loop``'s writes since the last hand-over go to the writer as one item."""
+        self._handed_at[loop] = loop.time()
+        writes = self._pending.pop(loop, [])
+        if self._closed:
+            _settle_all([(w, StorageError("the server is shutting down")) for w in writes])
+        elif writes:
+            self._writes.put(writes)
 
     def _write_loop(self) -> None:
         try:
@@ -465,13 +508,14 @@ class Storage:
         finally:
             self._writer_conn.close()
             # anything still queued will never be written: say so instead of leaving it waiting
+            stopped = StorageError("the database writer stopped")
             while True:
                 try:
                     item = self._writes.get_nowait()
                 except queue.Empty:
                     break
                 if item is not None:
-                    _settle(item[1], StorageError("the database writer stopped"))
+                    _settle_all([(w, stopped) for w in item])
 
     def _write_batches(self) -> None:
         conn = self._writer_conn
@@ -479,7 +523,7 @@ class Storage:
             item = self._writes.get()
             if item is None:
                 break
-            batch = [item]
+            batch = list(item)
             stop = False
             while len(batch) < 256:
                 try:
@@ -489,28 +533,34 @@ class Storage:
                 if more is None:
                     stop = True
                     break
-                batch.append(more)
+                batch += more
             try:
-                self._commit_batch(conn, batch)
+                outcomes = self._commit_batch(conn, batch)
             except Exception as exc:  # noqa: BLE001 - e.g. the connection broke: try a new one
-                for _, fut in batch:
-                    _settle(fut, StorageError(f"the database write failed: {exc}"))
+                failed = StorageError(f"the database write failed: {exc}")
+                outcomes = [(w, failed) for w in batch]
                 with contextlib.suppress(Exception):
                     conn.close()
                 try:
                     conn = self._writer_conn = _Conn(self.dialect)
                 except Exception:  # noqa: BLE001 - retried on the next batch
                     time.sleep(0.5)
+            _settle_all(outcomes)
             if stop:
                 break
 
-    def _commit_batch(self, conn: _Conn, batch: list[tuple[list[Statement], Future[None]]]) -> None:
+    def _commit_batch(
+        self, conn: _Conn, batch: list[_Write]
+    ) -> list[tuple[_Write, StorageError | None]]:
+        """Commit ``batch`` in one transaction; each write's outcome (None: stored). When the
+        transaction fails, each write is tried on its own, so one refused write (a lost race)
+        fails alone."""
         try:
             with conn.batch() as pipeline:
                 conn.begin()
                 guarded: list[Any] = []
-                for statements, _ in batch:
-                    for statement in statements:
+                for write in batch:
+                    for statement in write.statements:
                         sql, params = statement
                         if isinstance(statement, Guard):
                             guarded.append(conn.execute_counted(sql, params))
@@ -525,18 +575,14 @@ class Storage:
         except Exception as exc:  # noqa: BLE001 - isolate the failing write below
             conn.rollback()
             if len(batch) > 1:
-                for one in batch:
-                    self._commit_batch(conn, [one])
-                return
+                return [found for one in batch for found in self._commit_batch(conn, [one])]
             error: StorageError = (
                 StorageConflict(f"another process stored it first: {exc}")
                 if _is_conflict(exc)
                 else StorageError(f"the database refused the write: {exc}")
             )
-            _settle(batch[0][1], error)
-            return
-        for _, fut in batch:
-            _settle(fut, None)
+            return [(batch[0], error)]
+        return [(w, None) for w in batch]
 
     # ------------------------------------------------------------------ reading
     def _read(self, fn: Callable[[_Conn], Any]) -> Any:
@@ -613,10 +659,10 @@ class Storage:
         at: float,
         snapshot: str | None = None,
         extra: Sequence[Statement] = (),
-    ) -> Future[None]:
+    ) -> asyncio.Future[None]:
         """Store action ``version`` of a game (JSON text) and the game's new version, with a
         snapshot of the whole state after it when one is given (``extra``: more statements of
-        the same transaction, e.g. the clocks')."""
+        the same transaction, e.g. the clocks'). Called on the event loop (``write_soon``)."""
         statements: list[Statement] = [
             (
                 "INSERT INTO actions (game_id, version, seat, action, at) VALUES (?, ?, ?, ?, ?)",
@@ -640,7 +686,7 @@ class Storage:
         # the version and is read back
         told = f"{version} {seat} {action}"
         statements += self._announce(game_id, told if len(told) < 7000 else str(version))
-        return self.write(statements)
+        return self.write_soon(statements)
 
     def _announce(self, game_id: str, what: str) -> list[Statement]:
         """PostgreSQL: tell every listening process, at commit, that the game changed."""
@@ -1603,6 +1649,10 @@ class Storage:
         if self._closed:
             return
         self._closed = True
+        closing = StorageError("the server is shutting down")
+        for writes in self._pending.values():  # made in the last turn of a loop: not handed over
+            _settle_all([(w, closing) for w in writes])
+        self._pending.clear()
         rating_pool = getattr(self, "_ratings_pool", None)
         if rating_pool is not None:
             rating_pool.shutdown(wait=True)
@@ -1628,6 +1678,38 @@ def rating_identity(kind: str, bot: str | None, user_id: Any) -> str | None:
     if kind == "bot" and bot:
         return BOT_PREFIX + (bot if ":" in bot or bot != "mcts" else "mcts:normal")
     return None
+
+
+class _Write(NamedTuple):
+    """One write for the writer thread: statements of one transaction and the future their
+    commit settles (a concurrent one, or an event loop's)."""
+
+    statements: list[Statement]
+    future: Future[None] | asyncio.Future[None]
+
+
+def _settle_all(outcomes: list[tuple[_Write, StorageError | None]]) -> None:
+    """Settle written futures: concurrent ones here, an event loop's all in one call on it."""
+    on_loops: dict[asyncio.AbstractEventLoop, list[tuple[asyncio.Future[None], Any]]] = {}
+    for write, error in outcomes:
+        fut = write.future
+        if isinstance(fut, Future):
+            _settle(fut, error)
+        else:
+            on_loops.setdefault(fut.get_loop(), []).append((fut, error))
+    for loop, settled in on_loops.items():
+        with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(_settle_on_loop, settled)
+
+
+def _settle_on_loop(settled: list[tuple[asyncio.Future[None], Any]]) -> None:
+    for fut, error in settled:
+        if fut.done():  # its waiter gave up on it
+            continue
+        if error is None:
+            fut.set_result(None)
+        else:
+            fut.set_exception(error)
 
 
 def _settle(fut: Future[None], error: Exception | None) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 import time
@@ -102,7 +103,13 @@ def test_a_refused_write_changes_nothing_and_says_so(
             fut.set_exception(StorageError("disk full"))
             return fut
 
+        def refuse_soon(statements: object) -> asyncio.Future[None]:
+            fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            fut.set_exception(StorageError("disk full"))
+            return fut
+
         monkeypatch.setattr(storage, "write", refuse)
+        monkeypatch.setattr(storage, "write_soon", refuse_soon)
         r = c.post(
             f"/api/games/{game_id}/actions",
             json={"action": state["legal_actions"][0], "version": 0},
