@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import gc
 import socket
 import sys
@@ -112,13 +113,23 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"])
 
 
+# The cyclic garbage collector runs on a timer while serving, not on allocation counts: a full
+# collection every GC_SECONDS. A table's state lives about as long as a move takes (a second),
+# long enough to outlive Python's young collections, so with a thousand tables the automatic
+# collector walked tens of thousands of young objects many times a second and every table's
+# objects every few seconds (0.3-0.4 s, all tables waiting), although tables make next to no
+# cyclic garbage in play (their objects die by reference counting; the little there is comes
+# from connections opening and closing). docs/server.md, "Cheaper actions", has the figures.
+GC_SECONDS = 300.0
+
+
 def serve(args: argparse.Namespace) -> int:
     """Start uvicorn with the settings in ``args``; returns when the server stops."""
     try:
         import uvicorn
 
         from .app import create_app
-        from .protocol import ConnectionGuard
+        from .protocol import ConnectionGuard, GladeWebSocketProtocol
     except ModuleNotFoundError as exc:  # installed without the server extra
         missing = missing_extra("glade serve", exc)
         if not isinstance(missing, MissingExtra):
@@ -200,6 +211,7 @@ def serve(args: argparse.Namespace) -> int:
         log_level=args.log_level,
         ws_max_size=65536,
         http=guard.protocol(),
+        ws=GladeWebSocketProtocol,
         # players think between moves: keep their connections open as browsers do
         timeout_keep_alive=int(args.keep_alive) + 1,  # the guard closes them first
         # uvicorn trusts 127.0.0.1 by default; glade trusts no proxy unless told
@@ -213,6 +225,7 @@ def serve(args: argparse.Namespace) -> int:
     # the collector's sight, a full collection walks only the tables' own objects (shorter
     # pauses of every table)
     gc.freeze()
+    gc.disable()  # collected on a timer instead (GC_SECONDS, started with the server)
     try:
         server.run()
     except OSError as exc:
@@ -252,11 +265,20 @@ def _server(config: Any, app: Any) -> Any:
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:
             await super().startup(sockets)
             if self.started:
+                self.collector = asyncio.get_running_loop().create_task(collect_garbage())
                 host = self.config.host
                 shown = f"[{host}]" if ":" in host else host
                 print(f"glade: serving on http://{shown}:{self.config.port}/", flush=True)
 
     return Server(config)
+
+
+async def collect_garbage(every: float = GC_SECONDS) -> None:
+    """Collect cyclic garbage every ``every`` seconds while the server runs (the collector's
+    automatic runs are off: see GC_SECONDS)."""
+    while True:
+        await asyncio.sleep(every)
+        gc.collect()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
