@@ -41,6 +41,7 @@ from .models import (
     PastView,
     PostAction,
 )
+from .protocol import SEND_NOW
 from .ratings import check_rated_creator
 from .ratings import router as ratings_router
 from .refusals import refuse
@@ -755,7 +756,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         except ApiError as exc:  # close codes 4403 and 4404 mirror the HTTP statuses
             await websocket.close(code=4000 + exc.status, reason=exc.message)
             return
-        conn = Connection(websocket.send_text, seat)
+        fast = websocket.scope.get("extensions", {}).get(SEND_NOW)
+        conn = Connection(websocket.send_text, seat, send_now=fast and fast["send"])
         tables.subscribe(room, conn)  # its first push: the picture now, then one per action
         pump = _start(conn)
         try:

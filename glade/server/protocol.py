@@ -11,7 +11,9 @@ httptools protocol:
   idle the longest (none idle: the new one is closed), so idle sockets can never use up the
   process's file descriptors while normal requests come in.
 
-WebSocket connections leave the guard when they upgrade (they have their own ping timeout).
+WebSocket connections leave the guard when they upgrade (they have their own ping timeout) and are
+served by :class:`GladeWebSocketProtocol`, uvicorn's sans-I/O WebSocket protocol with a direct way
+to send a text message (``send_now``) for the table pushes.
 """
 
 from __future__ import annotations
@@ -22,6 +24,9 @@ import time
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.http11 import Request
+from websockets.protocol import State
 
 _431 = (
     b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
@@ -189,3 +194,55 @@ class GuardedProtocol(HttpToolsProtocol):
     def handle_websocket_upgrade(self) -> None:
         self.guard.gone(self)
         super().handle_websocket_upgrade()
+
+
+# the scope extension under which a WebSocket's protocol offers :meth:`GladeWebSocketProtocol.send_now`
+SEND_NOW = "glade.send_now"
+
+
+class GladeWebSocketProtocol(WebSocketsSansIOProtocol):
+    """uvicorn's sans-I/O WebSocket protocol, plus ``send_now`` in the scope's extensions.
+
+    A table push is a text message to every socket of the table. Sent as an ASGI message it
+    takes a task switch of the socket's sender, Starlette's and uvicorn's send layers and the
+    websockets frame builder; most pushes find the socket idle and writable, and ``send_now``
+    writes them at once (the frame header built here when no extension such as compression
+    applies, else by websockets). Anything else (not open yet, closing, a full write buffer)
+    is left to the ASGI path, which waits as it always did.
+    """
+
+    def handle_connect(self, event: Request) -> None:
+        super().handle_connect(event)
+        if self.handshake_initiated and not self.close_sent:
+            self.scope["extensions"][SEND_NOW] = {"send": self.send_now}
+
+    def send_now(self, text: str) -> bool:
+        """Write ``text`` as one text message now; False (nothing written) when the socket is
+        not open, is closing, or its write buffer is full: send it the ASGI way instead."""
+        if (
+            not self.handshake_complete
+            or self.close_sent
+            or self.disconnected
+            or self.initial_response is not None
+            or not self.writable.is_set()
+            or self.conn.state is not State.OPEN
+            or self.transport.is_closing()
+        ):
+            return False
+        data = text.encode()
+        if self.conn.extensions:  # e.g. permessage-deflate: websockets frames it
+            self.conn.send_text(data)
+            self.transport.write(b"".join(self.conn.data_to_send()))
+        else:
+            self.transport.write(text_frame(data))
+        return True
+
+
+def text_frame(data: bytes) -> bytes:
+    """A whole text message from a server: one final, unmasked frame (RFC 6455, 5.2)."""
+    n = len(data)
+    if n < 126:
+        return bytes((0x81, n)) + data
+    if n < 65536:
+        return b"\x81\x7e" + n.to_bytes(2, "big") + data
+    return b"\x81\x7f" + n.to_bytes(8, "big") + data

@@ -99,17 +99,32 @@ class Connection:
     replaced by one ``{"type": "resync"}``."""
 
     def __init__(
-        self, send: Callable[[str], Any], seat: int | None, limit: int = PUSH_QUEUE
+        self,
+        send: Callable[[str], Any],
+        seat: int | None,
+        limit: int = PUSH_QUEUE,
+        send_now: Callable[[str], bool] | None = None,
     ) -> None:
         self.send = send
+        # writes a message at once when the socket is idle and writable (False: it did not)
+        self.send_now = send_now
         self.seat = seat
         self.limit = max(1, limit)
         self.queue: deque[str] = deque()
         self.ready = asyncio.Event()
         self.closed = False
+        self.sending = False  # the pump is sending a message
         self.resyncs = 0  # how many times the queue overflowed
 
     def offer(self, text: str) -> None:
+        if (
+            self.send_now is not None
+            and not self.queue
+            and not self.sending
+            and not self.closed
+            and self.send_now(text)
+        ):
+            return  # nothing was waiting: written now, in order
         if len(self.queue) >= self.limit:
             self.queue.clear()
             self.queue.append(RESYNC)
@@ -128,7 +143,11 @@ class Connection:
             await self.ready.wait()
             self.ready.clear()
             while self.queue and not self.closed:
-                await self.send(self.queue.popleft())
+                self.sending = True
+                try:
+                    await self.send(self.queue.popleft())
+                finally:
+                    self.sending = False
 
 
 @dataclass
@@ -387,7 +406,7 @@ class Tables:
     async def _wait(future: Future[T]) -> T:
         return await asyncio.wrap_future(future)
 
-    async def _write_or_503(self, future: Future[None]) -> None:
+    async def _write_or_503(self, future: Future[None] | asyncio.Future[None]) -> None:
         try:
             await asyncio.wrap_future(future)
         except StorageConflict:
@@ -829,7 +848,7 @@ class Tables:
                         room.id,
                         new_version,
                         seat,
-                        json.dumps(action.to_json()),
+                        orjson.dumps(action.to_json()).decode(),
                         over,
                         now,
                         snapshot,
