@@ -60,11 +60,17 @@ class Game(ABC):
 
     def legal_actions(self, seat: int) -> list[Action]:
         """Every action ``seat`` may take now ([] when it may not act), undo included when offered."""
+        ids, undo = self.legal_moves(seat)
         table = self.action_table()
-        out = [table[i] for i in self.legal_action_ids(seat)]
-        if self.can_undo(seat):
+        out = [table[i] for i in ids]
+        if undo:
             out.append(UNDO)
         return out
+
+    def legal_moves(self, seat: int) -> tuple[list[int], bool]:
+        """:meth:`legal_actions` in integer form: the legal move ids (indices of
+        :meth:`action_table`) and whether ``undo`` follows them."""
+        return self.legal_action_ids(seat), self.can_undo(seat)
 
     def apply(self, seat: int, action: Action | dict[str, Any]) -> None:
         """Apply ``action`` for ``seat`` or raise :class:`IllegalAction` leaving the state unchanged."""

@@ -35,6 +35,7 @@ import orjson
 import glade
 from glade.bots import make_bot
 from glade.core import Action, BadInput, Game, IllegalAction
+from glade.core.game import UNDO
 from glade.core.refusals import CORE
 
 from . import clocks, social
@@ -194,7 +195,7 @@ def public_entries(state: Game, start: int, version: int) -> list[dict[str, Any]
 def dumps(value: Any) -> str:
     """JSON text of a picture, a push or a snapshot (orjson: a fraction of ``json.dumps``'s
     CPU; the standard encoder for anything orjson does not take, e.g. an integer past 64 bits).
-    ``value`` may hold :func:`encoded_actions` fragments (JSON encoded once)."""
+    ``value`` may hold :func:`encoded_legal` fragments (JSON encoded once)."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
     except TypeError:  # orjson.JSONEncodeError is a TypeError
@@ -207,38 +208,32 @@ def _unfragment(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-# action object (by id; the engines' action tables are shared and immutable) -> its JSON text
-# and that text as a fragment
-_ACTION_JSON: dict[int, tuple[Action, bytes, orjson.Fragment]] = {}
-_ACTION_JSON_LIMIT = 100_000
+# each engine action table (shared and immutable, one per game configuration; by id) -> the JSON
+# text of each of its actions, encoded once for the life of the process
+_TABLE_JSON: dict[int, tuple[list[Action], list[bytes]]] = {}
+_TABLE_JSON_LIMIT = 256
+_UNDO_JSON = orjson.dumps(UNDO.to_json())
 
 
-def _encoded(actions: list[Action]) -> list[tuple[Action, bytes, orjson.Fragment]]:
-    """Each action's cache entry: its JSON encoded once for the life of the process."""
-    cache = _ACTION_JSON
-    out = []
-    for action in actions:
-        found = cache.get(id(action))
-        if found is None or found[0] is not action:
-            if len(cache) >= _ACTION_JSON_LIMIT:  # an engine that makes new actions each time
-                cache.clear()
-            text = orjson.dumps(action.to_json())
-            found = cache[id(action)] = (action, text, orjson.Fragment(text))
-        out.append(found)
-    return out
-
-
-def encoded_actions(actions: list[Action]) -> list[orjson.Fragment]:
-    """``[a.to_json() for a in actions]`` for :func:`dumps`, each action encoded once for the
-    life of the process (a picture lists the legal actions of its seat: most of its CPU)."""
-    return [found[2] for found in _encoded(actions)]
+def _action_texts(table: list[Action]) -> list[bytes]:
+    """The JSON text of every action of an engine's action table, index by index."""
+    found = _TABLE_JSON.get(id(table))
+    if found is None or found[0] is not table:
+        if len(_TABLE_JSON) >= _TABLE_JSON_LIMIT:  # an engine that makes new tables each time
+            _TABLE_JSON.clear()
+        found = _TABLE_JSON[id(table)] = (table, [orjson.dumps(a.to_json()) for a in table])
+    return found[1]
 
 
 def encoded_legal(state: Game, seat: int) -> orjson.Fragment:
     """``[a.to_json() for a in state.legal_actions(seat)]`` for :func:`dumps` as one JSON
-    fragment, from the texts :func:`encoded_actions` keeps."""
-    texts = [found[1] for found in _encoded(state.legal_actions(seat))]
-    return orjson.Fragment(b"[" + b",".join(texts) + b"]")
+    fragment, joined from the texts of the game's action table (``Game.legal_moves``)."""
+    ids, undo = state.legal_moves(seat)
+    texts = _action_texts(state.action_table())
+    parts = [texts[i] for i in ids]
+    if undo:
+        parts.append(_UNDO_JSON)
+    return orjson.Fragment(b"[" + b",".join(parts) + b"]")
 
 
 def push_text(picture: str, base: int, start: int, entries: list[dict[str, Any]]) -> str:
@@ -347,7 +342,7 @@ class Room:
         """What ``seat`` sees now (GET answer, POST answer and WebSocket push alike); with
         ``state`` and ``version``: what it saw then (a push of a caught-up action); ``view``:
         ``state.view(seat)`` when it is already built; ``encoded``: the legal actions as
-        :func:`encoded_actions` (for :func:`dumps` only)."""
+        :func:`encoded_legal` (for :func:`dumps` only)."""
         state = self.state if state is None else state
         over = state.is_over
         legal: Any = []

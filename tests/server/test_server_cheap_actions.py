@@ -20,11 +20,13 @@ from server_support import ServerProcess, bearer, db_url, new_table, pg_url, pic
 from websockets.frames import Opcode
 from websockets.protocol import CLIENT, Protocol
 
+import glade
+from glade.core.game import UNDO
 from glade.server import storage as storage_module
 from glade.server.cli import collect_garbage
 from glade.server.protocol import text_frame
 from glade.server.storage import NewGame, Storage, StorageConflict, StorageError, StoredSeat
-from glade.server.tables import Connection
+from glade.server.tables import Connection, dumps, encoded_legal
 
 __all__ = ["db_url", "pg_url"]
 
@@ -315,3 +317,58 @@ def test_the_timed_collector_frees_cycles_the_automatic_one_no_longer_sees() -> 
     finally:
         if was:
             gc.enable()
+
+
+# ---------------------------------------------------------------- the legal actions' JSON
+
+
+@pytest.mark.parametrize(
+    ("game", "players"),
+    [
+        ("harmonies", 1),
+        ("harmonies", 2),
+        ("harmonies", 4),
+        ("living-forest", 2),
+        ("living-forest", 4),
+    ],
+)
+def test_the_legal_actions_fragment_is_the_json_of_the_legal_actions(
+    game: str, players: int
+) -> None:
+    rng = random.Random(players)
+    state = glade.new_game(game, seed=players, players=players)
+    undos = 0
+    for _ in range(150):
+        if state.is_over:
+            break
+        for seat in range(players):
+            ids, undo = state.legal_moves(seat)
+            legal = state.legal_actions(seat)
+            table = state.action_table()
+            assert legal == [table[i] for i in ids] + ([UNDO] if undo else [])
+            encoded = json.loads(dumps({"legal": encoded_legal(state, seat)}))["legal"]
+            assert encoded == [a.to_json() for a in legal]
+            undos += undo
+        seat = rng.choice(state.to_act)
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    assert undos > 0  # undo was offered, and listed last
+
+
+def test_a_games_row_is_marked_over_with_its_last_action_only(tmp_path: Path) -> None:
+    storage = Storage(f"sqlite:///{tmp_path / 'o.db'}")
+    try:
+        storage.add_game(_new_game("o")).result(10)
+
+        async def act(version: int, over: bool) -> None:
+            await storage.record_action("o", version, 0, '{"type": "x"}', over, time.time())
+
+        def over() -> tuple[int, int]:
+            row = storage._read(lambda c: c.query("SELECT version, over FROM games WHERE id = 'o'"))
+            return int(row[0][0]), int(row[0][1])
+
+        asyncio.run(act(1, False))
+        assert over() == (1, 0)
+        asyncio.run(act(2, True))
+        assert over() == (2, 1)
+    finally:
+        storage.close()
