@@ -62,12 +62,22 @@ class Catalogue(Mapping[str, str]):
         # the codes whose template has no plural spec: str.format_map builds the same sentence
         # as FORMATTER, in C (views probe refusals at every version)
         self._plain: set[str] = set()
+        # the others, parsed once: FORMATTER's sentence joined from the parts (plain field names
+        # and specs without nested fields; anything else goes through FORMATTER itself)
+        self._parsed: dict[str, list[tuple[str, str | None, str, str | None]]] = {}
         for code, template in self._templates.items():
             if not code or code != code.strip() or " " in code:
                 raise ValueError(f"bad refusal code {code!r}")
             parts = list(FORMATTER.parse(template))  # malformed templates fail at import
             if not any(spec and "|" in spec for _, _, spec, _ in parts):
                 self._plain.add(code)
+            elif all(
+                field is None or (field.isidentifier() and "{" not in (spec or ""))
+                for _, field, spec, _ in parts
+            ):
+                self._parsed[code] = [
+                    (text, field, spec or "", conv) for text, field, spec, conv in parts
+                ]
 
     def __getitem__(self, code: str) -> str:
         return self._templates[code]
@@ -85,7 +95,18 @@ class Catalogue(Mapping[str, str]):
     def text(self, code: str, params: Mapping[str, Any]) -> str:
         if code in self._plain:
             return self._templates[code].format_map(params)
-        return FORMATTER.vformat(self._templates[code], (), dict(params))
+        parts = self._parsed.get(code)
+        if parts is None:
+            return FORMATTER.vformat(self._templates[code], (), dict(params))
+        out = []
+        for text, field, spec, conversion in parts:
+            out.append(text)
+            if field is not None:
+                value = params[field]
+                if conversion is not None:
+                    value = FORMATTER.convert_field(value, conversion)
+                out.append(FORMATTER.format_field(value, spec))
+        return "".join(out)
 
     def refuse(self, code: str, **params: Any) -> Refusal:
         return Refusal(code, self.text(code, params), params)

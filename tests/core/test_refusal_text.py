@@ -1,6 +1,6 @@
-"""``Catalogue.text`` builds a template without a plural spec with ``str.format_map`` (in C):
-for every code of every catalogue, the same sentence as the refusal formatter, or the same
-error."""
+"""``Catalogue.text`` builds a template without a plural spec with ``str.format_map`` (in C), and
+one with a plural spec from its parts parsed once: for every code of every catalogue, the same
+sentence as the refusal formatter, or the same error."""
 
 from __future__ import annotations
 
@@ -40,3 +40,4 @@ def test_every_template_reads_the_same_through_format_map_and_the_formatter() ->
                 else:
                     raise AssertionError(f"{code} built a sentence without its params")
     assert checked > 1000 and plural > 5
+    assert sum(len(c._parsed) for c in all_catalogues()) == plural  # every plural one parsed
