@@ -7,8 +7,11 @@ import json
 import logging
 import re
 import time
-from collections.abc import AsyncIterator, Callable
+from collections import deque
+from collections.abc import AsyncIterator, Callable, Coroutine
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Annotated, Any
@@ -760,18 +763,38 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         conn = Connection(websocket.send_text, seat, send_now=fast and fast["send"])
         tables.subscribe(room, conn)  # its first push: the picture now, then one per action
         pump = _start(conn)
+
+        def admitted(text: str) -> bool:
+            return len(text) <= settings.max_body_bytes and limiter.allow(client)
+
+        def begin(text: str) -> _Begun | None:
+            return _begin(text, tables, room, token, conn)
+
+        async def refuse_flood() -> None:
+            await websocket.close(code=1008, reason="too many or too large messages")
+
+        inbox = None
+        if fast is not None:  # the protocol hands each text message over as it arrives
+            inbox = _Inbox(begin, admitted, refuse_flood, conn)
+            fast["listen"](inbox.heard)
         try:
-            while True:
+            while True:  # with an inbox: only what the protocol does not hand over
                 text = await websocket.receive_text()
-                if len(text) > settings.max_body_bytes or not limiter.allow(client):
-                    await websocket.close(code=1008, reason="too many or too large messages")
+                if not admitted(text):
+                    await refuse_flood()
                     break
-                await _answer(websocket, text, tables, room, token, conn)
+                begun = begin(text)
+                if begun is not None:
+                    await asyncio.wait([begun.task])  # its outcome is read by _finish
+                    _finish(begun, conn)
         except WebSocketDisconnect:
             pass
         except RuntimeError:  # the socket closed under us
             pass
         finally:
+            if inbox is not None:
+                inbox.closed = True
+                fast["listen"](None)
             tables.unsubscribe(room, conn)
             pump.cancel()
 
@@ -818,33 +841,33 @@ def _socket_action(message: dict[str, Any]) -> tuple[Any, dict[str, Any], int] |
     return ref, played[0], played[1]
 
 
-async def _answer(
-    websocket: WebSocket,
-    text: str,
-    tables: Tables,
-    room: Room,
-    token: str | None,
-    conn: Connection,
-) -> None:
-    """A client's message: ``{"type": "ping"}`` (answer ``pong``) or ``{"type": "action", "ref",
-    "action", "version"}``: played as ``POST …/actions`` would with the socket's token and
-    answered by this socket's push of the new state, which then begins ``{"acted": ref, "type":
-    "state", …}`` (or, were there no such push, ``{"type": "acted", "ref", "version"}``), or
-    refused with ``{"type": "refused", "ref", "status", "error", "code", "params"}`` (nothing
-    changed)."""
+@dataclass
+class _Begun:
+    """A socket's action being played: its ``ref``, the task playing it and where it came on."""
+
+    ref: Any
+    task: asyncio.Task[int]
+    origin: Origin
+
+
+def _begin(
+    text: str, tables: Tables, room: Room, token: str | None, conn: Connection
+) -> _Begun | None:
+    """A client's message: ``{"type": "ping"}`` (answered ``pong``) or ``{"type": "action", "ref",
+    "action", "version"}``, played as ``POST …/actions`` would with the socket's token (started
+    here, answered by :func:`_finish`); anything else, or an action refused before it is
+    played, is answered at once (None)."""
     try:
         message = orjson.loads(text)
     except ValueError:  # orjson.JSONDecodeError, also past its nesting limit
         message = None
     kind = message.get("type") if isinstance(message, dict) else None
     if kind == "ping":
-        await websocket.send_text('{"type": "pong"}')
-        return
+        conn.say('{"type": "pong"}')
+        return None
     if kind != "action":
-        await websocket.send_text(
-            json.dumps({"error": 'send {"type": "ping"} or {"type": "action", ...} here'})
-        )
-        return
+        conn.say(json.dumps({"error": 'send {"type": "ping"} or {"type": "action", ...} here'}))
+        return None
     assert isinstance(message, dict)
     found = _socket_action(message)
     if isinstance(found, str):
@@ -856,23 +879,91 @@ async def _answer(
             "error": found,
         }
         conn.say(orjson.dumps(answer).decode())
-        return
+        return None
     ref, action, version = found
     try:
         room.touched = time.monotonic()
         seat = room.seat_of(token)  # checked again: the seat may have changed hands
         origin = Origin(conn, ref)
-        made = await tables.act(room, seat, action, version, by_player=True, origin=origin)
+        task = tables.start_act(room, seat, action, version, by_player=True, origin=origin)
     except ApiError as exc:
-        answer = {"type": "refused", "ref": ref, "status": exc.status, **exc.to_json()}
-    except Exception as exc:  # noqa: BLE001 - as the app's 500 handler: logged, nothing changed
-        log.error("unexpected error on a WebSocket action of game %s", room.id, exc_info=exc)
+        conn.say(
+            orjson.dumps(
+                {"type": "refused", "ref": ref, "status": exc.status, **exc.to_json()}
+            ).decode()
+        )
+        return None
+    return _Begun(ref, task, origin)
+
+
+def _finish(begun: _Begun, conn: Connection) -> None:
+    """The answer to a socket's action once played: the push of the new state, which then begins
+    ``{"acted": ref, "type": "state", …}`` (or, were there no such push, ``{"type": "acted",
+    "ref", "version"}``), or ``{"type": "refused", "ref", "status", "error", "code", "params"}``
+    (nothing changed)."""
+    ref, task = begun.ref, begun.task
+    exc = task.exception()
+    if isinstance(exc, ApiError):
+        answer: dict[str, Any] = {
+            "type": "refused",
+            "ref": ref,
+            "status": exc.status,
+            **exc.to_json(),
+        }
+    elif exc is not None:  # as the app's 500 handler: logged, nothing changed
+        log.error("unexpected error on a WebSocket action", exc_info=exc)
         answer = {"type": "refused", "ref": ref, "status": 500, "error": SERVER_ERROR}
+    elif begun.origin.told:  # the push of the new state said "acted": ref
+        return
     else:
-        if origin.told:  # the push of the new state said "acted": ref
-            return
-        answer = {"type": "acted", "ref": ref, "version": made}
+        answer = {"type": "acted", "ref": ref, "version": task.result()}
     conn.say(orjson.dumps(answer).decode())
+
+
+class _Inbox:
+    """The text messages a socket's protocol hands over as they arrive (``heard``), answered one
+    at a time in order: a message past the size or rate limit closes the socket (1008) and
+    drops what waits, so what may wait is bounded by the rate limit's burst."""
+
+    def __init__(
+        self,
+        begin: Callable[[str], _Begun | None],
+        admitted: Callable[[str], bool],
+        refuse: Callable[[], Coroutine[Any, Any, None]],
+        conn: Connection,
+    ) -> None:
+        self.begin = begin
+        self.admitted = admitted
+        self.refuse = refuse
+        self.conn = conn
+        self.waiting: deque[str] = deque()
+        self.playing = False
+        self.closed = False
+
+    def heard(self, text: str) -> None:
+        if self.closed:
+            return
+        if not self.admitted(text):
+            self.closed = True
+            self.waiting.clear()
+            asyncio.get_running_loop().create_task(self.refuse())
+            return
+        self.waiting.append(text)
+        if not self.playing:
+            self._next()
+
+    def _next(self) -> None:
+        while self.waiting and not self.closed:
+            begun = self.begin(self.waiting.popleft())
+            if begun is not None:
+                self.playing = True
+                begun.task.add_done_callback(partial(self._played, begun))
+                return
+        self.playing = False
+
+    def _played(self, begun: _Begun, task: asyncio.Task[int]) -> None:
+        _finish(begun, self.conn)
+        self._next()
 
 
 def _start(conn: Connection) -> Any:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import resource
 import time
+from collections.abc import Callable
 from typing import Any
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
@@ -201,7 +202,8 @@ SEND_NOW = "glade.send_now"
 
 
 class GladeWebSocketProtocol(WebSocketsSansIOProtocol):
-    """uvicorn's sans-I/O WebSocket protocol, plus ``send_now`` in the scope's extensions.
+    """uvicorn's sans-I/O WebSocket protocol, with a shorter way in and out for the table's
+    messages, offered in the scope's extensions (``SEND_NOW``: ``send`` and ``listen``).
 
     A table push is a text message to every socket of the table. Sent as an ASGI message it
     takes a task switch of the socket's sender, Starlette's and uvicorn's send layers and the
@@ -209,12 +211,45 @@ class GladeWebSocketProtocol(WebSocketsSansIOProtocol):
     writes them at once (the frame header built here when no extension such as compression
     applies, else by websockets). Anything else (not open yet, closing, a full write buffer)
     is left to the ASGI path, which waits as it always did.
+
+    A client's text message reaches the app through uvicorn's queue (reading paused until the
+    app takes it), Starlette's receive and every layer of the app the socket's task runs in;
+    with a ``listen`` handler, each whole text message is handed to it as it arrives, in order
+    (the handler answers them one at a time and bounds what may wait). Everything else
+    (binary messages, the close) still takes the ASGI path.
     """
+
+    listener: Callable[[str], None] | None = None
 
     def handle_connect(self, event: Request) -> None:
         super().handle_connect(event)
         if self.handshake_initiated and not self.close_sent:
-            self.scope["extensions"][SEND_NOW] = {"send": self.send_now}
+            self.scope["extensions"][SEND_NOW] = {"send": self.send_now, "listen": self.listen}
+
+    def listen(self, handler: Callable[[str], None] | None) -> None:
+        """Hand each text message to ``handler`` as it arrives (None: back to the ASGI queue)."""
+        self.listener = handler
+
+    def send_receive_event_to_app(self) -> None:
+        listener = self.listener
+        if listener is None or self.curr_msg_data_type != "text" or self.close_sent:
+            super().send_receive_event_to_app()
+            return
+        data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:
+            super().send_receive_event_to_app()  # uvicorn refuses it (close 1007)
+            return
+        self.frames = []
+        try:
+            listener(text)
+        except Exception:  # noqa: BLE001 - a bug of the handler: logged, this socket closed
+            self.logger.exception("the WebSocket message handler failed")
+            self.conn.fail(1011, "server error")
+            self.transport.write(b"".join(self.conn.data_to_send()))
+            self.close_sent = True
+            self.transport.close()
 
     def send_now(self, text: str) -> bool:
         """Write ``text`` as one text message now; False (nothing written) when the socket is

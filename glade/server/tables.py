@@ -778,9 +778,23 @@ class Tables:
         Runs shielded: a caller that goes away mid-way (a dropped request, a stopping bot) never
         leaves a stored action that the table in memory does not have.
         """
+        return await asyncio.shield(self.start_act(room, seat, raw, version, by_player, origin))
+
+    def start_act(
+        self,
+        room: Room,
+        seat: int | None,
+        raw: dict[str, Any],
+        version: int | None,
+        by_player: bool = False,
+        origin: Origin | None = None,
+    ) -> asyncio.Task[int]:
+        """:meth:`act` as a task of its own, for a caller that follows it by a callback (a
+        socket's action); nothing cancels it. A spectator is refused at once."""
         if seat is None:
             raise refuse(403, "server.seat.spectator")
-        return await asyncio.shield(self._act(room, seat, raw, version, by_player, origin))
+        coro = self._act(room, seat, raw, version, by_player, origin)
+        return asyncio.get_running_loop().create_task(coro)
 
     async def _act(
         self,

@@ -102,6 +102,86 @@ def client(db_url: str) -> Iterator[TestClient]:
         yield c
 
 
+class LiveSocket:
+    """A WebSocket to a live server with the methods of TestClient's (``receive_json``,
+    ``send_text``, ``send_json``); a close is starlette's ``WebSocketDisconnect`` with its code."""
+
+    def __init__(self, url: str) -> None:
+        from websockets.sync.client import connect
+
+        self.ws = connect(url, max_size=None, open_timeout=10)
+
+    def __enter__(self) -> LiveSocket:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.ws.close()
+
+    def _closed(self, exc: Any) -> Exception:
+        from starlette.websockets import WebSocketDisconnect
+
+        return WebSocketDisconnect(exc.rcvd.code if exc.rcvd else 1006)
+
+    def receive_json(self) -> Any:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            return json.loads(self.ws.recv(timeout=10))
+        except ConnectionClosed as exc:
+            raise self._closed(exc) from None
+
+    def send_text(self, text: str) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        try:
+            self.ws.send(text)
+        except ConnectionClosed as exc:
+            raise self._closed(exc) from None
+
+    def send_json(self, data: Any) -> None:
+        self.send_text(json.dumps(data))
+
+
+class LiveClient(httpx.Client):
+    """httpx against a live server (uvicorn, the protocol glade serve runs), with TestClient's
+    ``websocket_connect``: a test written for TestClient runs against it unchanged."""
+
+    def __init__(self, server: ServerProcess) -> None:
+        super().__init__(base_url=server.url, timeout=10)
+        self.ws_base = f"ws://127.0.0.1:{server.port}"
+
+    def websocket_connect(self, path: str) -> LiveSocket:
+        return LiveSocket(self.ws_base + path)
+
+
+@pytest.fixture
+def live_client(tmp_path: Path) -> Iterator[LiveClient]:
+    """A live ``glade serve`` on SQLite (a fresh file) and a client of it."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'live.sqlite3'}", "--access-log", "off")
+    server.start()
+    try:
+        with LiveClient(server) as c:
+            yield c
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql", "live"])
+def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """The app in process (TestClient, on SQLite and on PostgreSQL) and a live server (uvicorn:
+    its WebSockets take the protocol's shorter paths)."""
+    if request.param == "live":
+        yield request.getfixturevalue("live_client")
+        return
+    db = (
+        f"sqlite:///{tmp_path / 'glade.sqlite3'}"
+        if request.param == "sqlite"
+        else request.getfixturevalue("pg_url")
+    )
+    with TestClient(create_app(make_settings(db))) as c:
+        yield c
+
+
 def bearer(token: str | None) -> dict[str, str]:
     return {} if token is None else {"Authorization": f"Bearer {token}"}
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import logging
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,9 +15,13 @@ import pytest
 from fastapi.testclient import TestClient
 from server_support import (
     GAMES,
+    LiveClient,
+    ServerProcess,
+    any_client,
     bearer,
     client,
     db_url,
+    live_client,
     make_settings,
     new_table,
     pg_url,
@@ -26,7 +31,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from glade.server import create_app
 
-__all__ = ["client", "db_url", "pg_url"]  # fixtures used by name
+__all__ = ["any_client", "client", "db_url", "live_client", "pg_url"]  # fixtures used by name
 
 
 def _answer(ws: Any) -> dict[str, Any]:
@@ -37,15 +42,17 @@ def _answer(ws: Any) -> dict[str, Any]:
             return message
 
 
-def _same_table(c: TestClient, game_id: str, token: str | None, before: dict[str, Any]) -> None:
+def _same_table(c: Any, game_id: str, token: str | None, before: dict[str, Any]) -> None:
     assert c.get(f"/api/games/{game_id}", headers=bearer(token)).json() == before
     assert len(c.get(f"/api/games/{game_id}/log").json()["history"]) == before["version"]
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_socket_actions_answer_as_post_does(client: TestClient, game: str) -> None:
+def test_socket_actions_answer_as_post_does(any_client: Any, game: str) -> None:
     """The same refusals (status, sentence, code, params) as POST; an accepted action is pushed
-    to every socket, and the push to the socket it came on is its answer (``"acted": ref``)."""
+    to every socket, and the push to the socket it came on is its answer (``"acted": ref``).
+    In process and on a live server (whose protocol hands messages over as they arrive)."""
+    client = any_client
     answers: dict[str, list[tuple[int, Any]]] = {"post": [], "ws": []}
     for how in ("post", "ws"):
         game_id, tokens = new_table(client, game)
@@ -101,7 +108,8 @@ def test_socket_actions_answer_as_post_does(client: TestClient, game: str) -> No
     assert answers["ws"] == answers["post"]
 
 
-def test_a_hostile_client_on_the_socket_changes_nothing(client: TestClient) -> None:
+def test_a_hostile_client_on_the_socket_changes_nothing(any_client: Any) -> None:
+    client = any_client
     game_id, tokens = new_table(client, "harmonies")
     url = f"/api/games/{game_id}"
     mine = client.get(url, headers=bearer(tokens[0])).json()
@@ -229,3 +237,40 @@ def test_an_engine_bug_on_a_socket_action_is_a_logged_refusal_and_changes_nothin
             assert ws.receive_json() == {"type": "pong"}
         assert any(r.exc_info and r.exc_info[0] is ZeroDivisionError for r in caplog.records)
         _same_table(c, game_id, tokens[0], mine)
+
+
+def test_oversized_and_flooding_clients_of_a_live_server_are_closed_and_change_nothing(
+    tmp_path: Path,
+) -> None:
+    """The live protocol's path: a message over the body limit (16 KiB) or the frame limit
+    (64 KiB), or past the per-address rate, closes the socket and changes nothing."""
+    server = ServerProcess(f"sqlite:///{tmp_path / 'f.db'}", "--messages-per-second", "5")
+    server.start()
+    try:
+        with LiveClient(server) as c:
+            game_id, tokens = new_table(c, "harmonies")
+            url = f"/api/games/{game_id}"
+            mine = c.get(url, headers=bearer(tokens[0])).json()
+            action = mine["legal_actions"][0]
+            for size in (20_000, 70_000):
+                big = {"type": "action", "action": action, "version": 0, "pad": "x" * size}
+                with c.websocket_connect(f"{url}/ws?token={tokens[0]}") as ws:
+                    ws.receive_json()
+                    ws.send_text(json.dumps(big))
+                    with pytest.raises(WebSocketDisconnect) as closed:
+                        ws.receive_json()
+                    assert closed.value.code in (1008, 1009)
+            time.sleep(3)  # the rate limit's bucket fills again
+            stale = {"type": "action", "action": action, "version": 99}
+            with c.websocket_connect(f"{url}/ws?token={tokens[1]}") as ws:
+                ws.receive_json()
+                with pytest.raises(WebSocketDisconnect) as closed:
+                    for _ in range(200):
+                        ws.send_text(json.dumps(stale))
+                        ws.receive_json()
+                assert closed.value.code == 1008
+            time.sleep(3)
+            _same_table(c, game_id, tokens[0], mine)
+            assert mine["version"] == 0
+    finally:
+        server.stop()
