@@ -435,10 +435,18 @@ class Storage:
 
     # ------------------------------------------------------------------ schema
     def _migrate(self, conn: _Conn) -> None:
-        conn.execute(
-            "CREATE TABLE IF NOT EXISTS schema_migrations ("
-            "version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
-        )
+        conn.begin()
+        try:
+            if self.kind == "postgresql":  # two servers starting at once on a new database
+                conn.execute("SELECT pg_advisory_xact_lock(7212024)")
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS schema_migrations ("
+                "version INTEGER PRIMARY KEY, applied_at DOUBLE PRECISION NOT NULL)"
+            )
+            conn.commit()
+        except Exception:
+            conn.rollback()
+            raise
         for number, statements in sorted(MIGRATIONS, key=lambda step: step[0]):
             conn.begin()
             try:

@@ -15,6 +15,7 @@ from server_support import (
     GAMES,
     bearer,
     db_url,
+    drop_pg_database,
     finish_in_process,
     fresh_pg_database,
     make_settings,
@@ -193,3 +194,43 @@ def test_idle_tables_leave_memory_and_come_back_from_storage(db_url: str) -> Non
         assert tables.evict_idle(0.0) >= 1 and game_id not in tables.rooms
         assert c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json() == r.json()
         assert tables.rooms[game_id].state.fingerprint() == before
+
+
+def _open_together(url: str, n: int) -> tuple[list[Storage], list[BaseException]]:
+    """``n`` threads open ``url`` at the same moment."""
+    import threading
+
+    opened: list[Storage] = []
+    failed: list[BaseException] = []
+    go = threading.Barrier(n)
+
+    def start() -> None:
+        go.wait()
+        try:
+            opened.append(Storage(url))
+        except BaseException as exc:  # noqa: BLE001 - collected for the assertion
+            failed.append(exc)
+
+    threads = [threading.Thread(target=start) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return opened, failed
+
+
+def test_servers_starting_together_on_a_new_postgresql_database_all_open_it(pg_url: str) -> None:
+    """Several processes of a cluster start at once on an empty database: the schema is made
+    once and every one of them opens it (CREATE TABLE IF NOT EXISTS alone races in PostgreSQL:
+    "duplicate key value violates unique constraint pg_type_typname_nsp_index")."""
+    base = pg_url.rpartition("/")[0] + "/postgres"
+    for _ in range(3):
+        url, name = fresh_pg_database(base)
+        try:
+            opened, failed = _open_together(url, 4)
+            assert failed == [] and len(opened) == 4
+            assert {s.schema_version() for s in opened} == {SCHEMA_VERSION}
+            for s in opened:
+                s.close()
+        finally:
+            drop_pg_database(base, name)
