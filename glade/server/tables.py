@@ -258,6 +258,8 @@ class Room:
     changed: float = field(default_factory=time.monotonic)  # when the version last moved
     refresh_task: asyncio.Task[None] | None = None
     refresh_again: bool = False
+    # the version this process is storing now (its announcement, heard back, is its own)
+    writing: int | None = None
     clock: clocks.Clock | None = None  # None: the table has no clock
     rated: bool = False  # a rated table: its end updates the players' ratings (ratings.py)
     # JSON text of each seat's picture at ``_texts_version`` (GET, POST and pushes share it)
@@ -851,6 +853,7 @@ class Tables:
                 if over or new_version % self.settings.snapshot_every == 0
                 else None
             )
+            room.writing = new_version
             try:
                 await self._write_or_503(
                     self.storage.record_action(
@@ -866,9 +869,14 @@ class Tables:
                 )
             except StorageConflict:
                 # another process stored this version first: catch up, and say so
+                room.writing = None
                 await self._catch_up(room)
                 conflict = True
+            except BaseException:
+                room.writing = None
+                raise
             else:
+                room.writing = None
                 before = state.log
                 room.state = after
                 room.version = new_version
@@ -909,8 +917,10 @@ class Tables:
         first, _, rest = what.partition(" ")
         if first.isdigit():
             version = int(first)
-            if version <= room.version:
-                return  # this process stored it (or already caught up)
+            if version <= room.version or version == room.writing:
+                # this process stored it or is storing it (had another process stored it first,
+                # the write fails and the action catches up), or caught up already
+                return
             if rest and self._heard_action(room, version, rest):
                 return
         hook = self.heard_hooks.get(first)

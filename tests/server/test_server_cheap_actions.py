@@ -372,3 +372,34 @@ def test_a_games_row_is_marked_over_with_its_last_action_only(tmp_path: Path) ->
         assert over() == (2, 1)
     finally:
         storage.close()
+
+
+# ---------------------------------------------------------------- a process hears itself
+
+
+def test_a_process_does_not_read_back_the_actions_it_announced_itself(pg_url: str) -> None:
+    """On PostgreSQL every stored action is announced to every process, the one that stored it
+    too; that one already has it (its announcement may arrive before its own commit is
+    answered, while the table is still busy with it) and reads nothing back."""
+    from fastapi.testclient import TestClient
+    from server_support import make_settings, play_one_move
+
+    from glade.server import create_app
+
+    with TestClient(create_app(make_settings(pg_url))) as c:
+        storage = c.app.state.tables.storage  # type: ignore[attr-defined]
+        reads: list[tuple[str, int]] = []
+        changes_since = storage.changes_since
+
+        def counted(game_id: str, version: int) -> Any:
+            reads.append((game_id, version))
+            return changes_since(game_id, version)
+
+        storage.changes_since = counted
+        game_id, tokens = new_table(c, "harmonies")
+        rng = random.Random(4)
+        for _ in range(40):
+            play_one_move(c, game_id, tokens, rng)
+        time.sleep(1.0)  # the last announcements arrive
+        assert c.get(f"/api/games/{game_id}").json()["version"] == 40
+        assert reads == []
