@@ -15,7 +15,9 @@ their sizes (the pouch by its public colour counts).
 """
 
 from libc.string cimport memcpy, memset
-from cpython.dict cimport PyDict_CheckExact, PyDict_Copy, PyDict_GetItem
+from cpython.dict cimport PyDict_CheckExact, PyDict_Copy, PyDict_GetItem, PyDict_Next
+from cpython.dict cimport PyDict_GetItemWithError, PyDict_SetItem, PyDict_Size
+from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
 
 import numpy as np
@@ -62,6 +64,24 @@ cdef class Kernel:
         if state.is_over:
             return -1
         return state.to_act[0]
+
+    cdef int acting_seats(self, unsigned long long* may, unsigned long long* together) except -1:
+        """The seats that may act now (the engine's ``to_act``: every other seat has no legal
+        move) in ``may``, and in ``together`` those whose moves a parallel step plays together:
+        the engine's ``acting_together`` where the game names them, else ``to_act[0]`` alone
+        (bit sets by seat; subclasses read them directly)."""
+        state = self.state
+        cdef int seat
+        may[0] = together[0] = 0
+        seats = state.to_act
+        for seat in seats:
+            may[0] |= 1ULL << seat
+        if hasattr(state, "acting_together"):
+            for seat in state.acting_together:
+                together[0] |= 1ULL << seat
+        elif seats:
+            together[0] = 1ULL << <int>seats[0]
+        return 0
 
     cdef void write(self, int seat, float* out) except *:
         """The observation of ``seat``: its own block first, then the following seats, then the
@@ -237,6 +257,11 @@ cdef class HarmoniesKernel(Kernel):
         if state.over:
             return -1
         return state.current
+
+    cdef int acting_seats(self, unsigned long long* may, unsigned long long* together) except -1:
+        cdef int seat = self.next_seat()  # to_act: the current seat alone (no acting_together)
+        may[0] = together[0] = 0 if seat < 0 else 1ULL << seat
+        return 0
 
     cpdef void after(self, int seat, int code) except *:
         """Mark what move ``code`` of ``seat`` changed (see HarmoniesEncoder.after)."""
@@ -687,6 +712,17 @@ cdef class LivingForestKernel(Kernel):
         if not acting:
             return -1
         return acting[0]
+
+    cdef int acting_seats(self, unsigned long long* may, unsigned long long* together) except -1:
+        """The engine's ``acting_together``, which it documents as the only seats with a legal
+        move now (a spirit that stopped drawing and may still undo it is in ``to_act`` with no
+        legal move)."""
+        cdef int seat
+        together[0] = 0
+        for seat in self.state.acting_together:
+            together[0] |= 1ULL << seat
+        may[0] = together[0]
+        return 0
 
     cpdef void after(self, int seat, int code) except *:
         """Mark what move ``code`` of ``seat`` changed (as LivingForestEncoder.after does)."""
@@ -1284,75 +1320,148 @@ cdef class ParallelCore:
     turn-based conversion); its AEC environment (an ``AECCore``) plays each move and does every
     refusal, so both paths behave the same.
 
-    Recycling. Every step hands out fresh views, but the arrays of a view that nobody can reach
-    any more are used again: the views given two steps ago (``_older``) are kept, and a view dict
-    that only that mapping refers to, whose two arrays only the view dict refers to (and own
-    their data), gets the new observation and mask written into it and is handed out again.
-    Whoever kept a view, an array of it, or a NumPy view of an array holds a reference, so that
-    view is left alone: what anyone can read is never written again (the documented loop drops
-    a step's observations when it rebinds the name to the next step's, so its views come
-    back two steps later)."""
+    Per seat it keeps, as C-level lists, the view handed out by the last ``reset()``/``step()``
+    (``_given``), the one handed out a step before that (``_given_before``), and the legal moves
+    listed with the last view (``_legals``); the agents acting in the next step are a bit set.
+    ``_views``, ``_legal_of`` and ``_acting`` show them to the Python methods as the mapping,
+    the dict and the list those use.
 
-    cdef public object aec_env, _views, _legal_of
-    cdef public list _acting  # the agents that act in the next step, in seat order
-    cdef object _older
+    Recycling. Every step hands out fresh views, but the arrays of a view that nobody can reach
+    any more are used again: a view dict handed out two steps ago that only ``_given_before``
+    refers to (whoever kept it, or the mapping it came in, holds a reference), whose two arrays
+    only the view dict refers to (and own their data), gets the new observation and mask written
+    into it and is handed out again. Whoever kept a view, an array of it, or a NumPy view of an
+    array holds a reference, so that view is left alone: what anyone can read is never written
+    again (the documented loop drops a step's observations when it rebinds the name to the next
+    step's, so its views come back two steps later)."""
+
+    cdef public object aec_env
+    cdef public object agents  # PettingZoo's live agents (a C field: read at every call)
+    cdef object _mapping  # the observations mapping handed out last (``_views``)
+    cdef list _names  # the possible agents, by seat
+    cdef list _given, _given_before, _legals  # per seat (None: no view made for it)
+    cdef unsigned long long _acting_bits  # the seats that act in the next step
+    cdef int _players
     cdef cnp.ndarray _raw  # the raw observation before normalising, for a recycled view
-    cdef bint _together  # the game's engine names the seats acting together (acting_together)
     cdef bint _direct  # a compiled kernel and no per-move rewards: moves played here (_move)
+    cdef object _sampler, _random  # the AEC env's generator and its bound ``random``
+
+    @property
+    def _views(self):
+        """The observations handed out by the last ``reset()``/``step()`` (the mapping itself)."""
+        return self._mapping
+
+    @_views.setter
+    def _views(self, views):
+        self._ensure_seats()
+        self._mapping = views
+        self._given = [views.get(a) if views is not None else None for a in self._names]
+
+    @property
+    def _legal_of(self):
+        """``{agent: its legal moves listed with its last view}``, for the agents that got one."""
+        self._ensure_seats()
+        return {
+            a: legal for a, legal in zip(self._names, self._legals) if legal is not None
+        }
+
+    @_legal_of.setter
+    def _legal_of(self, legal_of):
+        self._ensure_seats()
+        self._legals = [legal_of.get(a) for a in self._names]
+
+    @property
+    def _acting(self):
+        """The agents that act in the next step, in seat order."""
+        self._ensure_seats()
+        return [a for s, a in enumerate(self._names) if self._acting_bits >> s & 1ULL]
+
+    @_acting.setter
+    def _acting(self, acting):
+        self._ensure_seats()
+        cdef unsigned long long bits = 0
+        for agent in acting:
+            bits |= 1ULL << <int>self._names.index(agent)
+        self._acting_bits = bits
+
+    cdef void _ensure_seats(self) except *:
+        """The per-seat lists, for the environment's agents (made once)."""
+        if self._names is not None:
+            return
+        cdef AECCore env = <AECCore?>self.aec_env
+        names = list(env.possible_agents)
+        if len(names) > MAX_SEATS:
+            raise ValueError(f"a game of {len(names)} seats is larger than {MAX_SEATS}")
+        self._players = len(names)
+        self._names = names
+        self._given = [None] * self._players
+        self._given_before = [None] * self._players
+        self._legals = [None] * self._players
 
     def _observe_all(self):
         """Every live agent's view (fresh arrays); the acting agent's legal moves are left in
         the AEC environment for its next step, as its own ``last()`` leaves them."""
-        self._older = None  # a new game: nothing to recycle
+        self._ensure_seats()
         cdef AECCore env = <AECCore?>self.aec_env
-        self._together = hasattr(env.game, "acting_together")
+        self._given_before = [None] * self._players  # a new game: nothing to recycle
+        self._given = [None] * self._players
         self._direct = isinstance(env._kernel, Kernel) and not env._slow
         return self._views_now(env)
 
-    cdef bint _move(self, AECCore env, object agent, object action) except -1:
-        """AECCore.step's usual case, played here without the Python call: ``agent`` (live, to
-        act now) plays ``action`` if it is a plain int among its legal moves (those listed with
-        its view); False (nothing done) otherwise, and for shaped rewards or a move limit, which
-        the AEC environment's own step handles."""
+    cdef int _seat_of(self, AECCore env, object agent) except -1:
+        """``agent``'s seat (the possible agents' own string objects are recognised at once)."""
+        cdef int s
+        for s in range(self._players):
+            if <PyObject*>agent == PyList_GET_ITEM(self._names, s):
+                return s
+        return env._seat[agent]
+
+    cdef int _move(self, AECCore env, int seat, object action) except -1:
+        """AECCore.step's usual case, played here without the Python call: the agent of
+        ``seat`` (live, to act now) plays ``action`` if it is a plain int among its legal moves
+        (those listed with its view). Returns 1 if it was played and the game goes on, 2 if it
+        was played and ended the game, 0 (nothing done) otherwise, and for shaped rewards or a
+        move limit, which the AEC environment's own step handles."""
         if not self._direct or type(action) is not int:
-            return False
+            return 0
         cdef Py_ssize_t code
         try:
             code = action
         except OverflowError:
-            return False
+            return 0
         cdef Py_ssize_t value
         cdef bint legal = False
-        for value in <list>self._legal_of[agent]:
+        for value in <list>self._legals[seat]:
             if value == code:
                 legal = True
                 break
         if not legal:
-            return False
-        cdef int seat = env._seat[agent]
+            return 0
         cdef Kernel kernel = <Kernel>env._kernel
         env.game.apply_action_id(seat, code, True)
         kernel.after(seat, code)
         cdef int following = kernel.next_seat()
         env._legal_seat = -1
+        agent = self._names[seat]
         if following >= 0:
             env.agent_selection = env.possible_agents[following]
-        else:
-            env.agent_selection = agent
-            env._finish(agent)
-        return True
+            return 1
+        env.agent_selection = agent
+        env._finish(agent)
+        return 2
 
-    cdef dict _views_now(self, AECCore env):
+    cdef object _views_now(self, AECCore env):
+        """Every live agent's view, in a new mapping (recycling the views nobody can see any
+        more, see the class), with the legal moves and the agents acting in the next step."""
         game = env.game
-        seats = env._seat
-        cdef Py_ssize_t n = env._n_actions, code
+        cdef Py_ssize_t n = env._n_actions, code, i, count
         cdef int seat
-        cdef unsigned long long may_act = 0, together = 0
-        cdef dict views
-        cdef dict legal_of
-        cdef list acting = []
-        kernel_obj = env._kernel
-        normaliser = env._normaliser
+        cdef unsigned long long may_act = 0, together = 0, acting = 0
+        cdef dict views = {}
+        cdef list names = self._names
+        cdef list before = self._given_before  # the views handed out two steps ago ...
+        cdef list given = self._given
+        cdef list legals = self._legals
         cdef Kernel kernel
         cdef cnp.npy_intp size = n, obs_size
         cdef PyObject* spare
@@ -1360,12 +1469,26 @@ cdef class ParallelCore:
         cdef PyObject* spare_mask
         cdef signed char* m
         cdef cnp.ndarray raw
-        older = self._older
-        self._older = self._views  # this step's views come back two steps from now
-        if older is not None and (_refs(<PyObject*>older) != 1 or type(older) is not dict):
-            older = None  # someone else holds the mapping: every view in it is reachable
-        views = {}
-        legal_of = {}
+        cdef bint in_order
+        live = env.agents
+        if type(live) is not list:
+            live = list(live)
+        count = len(live)
+        # ... become this step's (each seat's entry replaced below); the last step's come back
+        # in two steps
+        self._given_before = given
+        self._given = before
+        in_order = count == self._players
+        for i in range(count if in_order else 0):
+            if PyList_GET_ITEM(live, i) != PyList_GET_ITEM(names, i):
+                in_order = False
+                break
+        if not in_order:  # some agents have left: no view for them
+            for i in range(self._players):
+                before[i] = None
+                legals[i] = None
+        kernel_obj = env._kernel
+        normaliser = env._normaliser
         if isinstance(kernel_obj, Kernel):
             kernel = <Kernel>kernel_obj
             obs_size = kernel.size
@@ -1375,36 +1498,26 @@ cdef class ParallelCore:
             # now"; every other seat's legal_action_ids is []), and where the rules package
             # names the seats acting together (acting_together), only those: no engine call for
             # the rest. The agents acting in the next step: those, or the one to act.
-            if self._together:
-                for seat in game.acting_together:
-                    together |= 1ULL << seat
-                may_act = together
-            else:
-                to_act = game.to_act
-                for seat in to_act:
-                    may_act |= 1ULL << seat
-                if to_act:
-                    together = 1ULL << <int>to_act[0]
-            for agent in env.agents:
-                seat = seats[agent]
+            kernel.acting_seats(&may_act, &together)
+            for i in range(count):
+                agent = <object>PyList_GET_ITEM(live, i)
+                seat = i if in_order else env._seat[agent]
                 if may_act >> seat & 1ULL:
                     legal = game.legal_action_ids(seat)
                     if together >> seat & 1ULL and legal:
-                        acting.append(agent)
+                        acting |= 1ULL << seat
                 else:
                     legal = []
-                spare = NULL
-                if older is not None:
-                    spare = PyDict_GetItem(older, agent)
-                    if spare != NULL and not (
-                        _refs(spare) == 1
-                        and PyDict_CheckExact(<object>spare)
-                        and len(<dict>spare) == 2
-                    ):
-                        spare = NULL
+                spare = PyList_GET_ITEM(before, seat) if in_order else NULL
+                if spare != NULL and not (
+                    _refs(spare) == 1
+                    and PyDict_CheckExact(<object>spare)
+                    and PyDict_Size(<object>spare) == 2
+                ):
+                    spare = NULL
                 if spare != NULL:
-                    spare_obs = PyDict_GetItem(<object>spare, _OBSERVATION)
-                    spare_mask = PyDict_GetItem(<object>spare, _ACTION_MASK)
+                    spare_obs = PyDict_GetItemWithError(<object>spare, _OBSERVATION)
+                    spare_mask = PyDict_GetItemWithError(<object>spare, _ACTION_MASK)
                     if not (
                         _spare_array(spare_obs, cnp.NPY_FLOAT32, obs_size)
                         and _spare_array(spare_mask, cnp.NPY_INT8, size)
@@ -1428,7 +1541,7 @@ cdef class ParallelCore:
                         )
                     m = <signed char*>cnp.PyArray_DATA(<cnp.ndarray>spare_mask)
                     memset(m, 0, n)
-                    for code in legal:
+                    for code in <list>legal:
                         if not 0 <= code < n:
                             raise IndexError(f"action {code} is outside 0..{n - 1}")
                         m[code] = 1
@@ -1442,61 +1555,78 @@ cdef class ParallelCore:
                         _OBSERVATION: _fresh_view(kernel, seat, low, scale),
                         _ACTION_MASK: cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0),
                     }
-                views[agent] = view
-                legal_of[agent] = legal
+                PyDict_SetItem(views, agent, view)
+                before[seat] = view
+                legals[seat] = legal
         else:  # the encoder's Python path (compiled=False)
             seat_view = env._seat_view
-            for agent in env.agents:
-                legal, view = seat_view(kernel_obj, game, seats[agent], n)
+            legal_of = {}
+            for i in range(count):
+                agent = <object>PyList_GET_ITEM(live, i)
+                seat = env._seat[agent]
+                legal, view = seat_view(kernel_obj, game, seat, n)
                 if normaliser is not None:
                     view["observation"] = normaliser(view["observation"])
                 views[agent] = view
+                before[seat] = view
+                legals[seat] = legal
                 legal_of[agent] = legal
-            acting = self._acting_now(legal_of)
+            for agent in self._acting_now(legal_of):
+                acting |= 1ULL << <int>env._seat[agent]
         active = env.agent_selection
-        legal = legal_of.get(active)
+        seat = self._seat_of(env, active)
+        legal = legals[seat]
         if legal is not None:
             env._legal = legal
-            env._legal_seat = seats[active]
-        self._views = views
-        self._legal_of = legal_of
-        self._acting = acting
+            env._legal_seat = seat
+        self._mapping = views
+        self._acting_bits = acting
         return views
 
-    cdef object _play_together(self, AECCore env, list acting, object actions):
+    cdef object _play_together(self, AECCore env, object actions):
         """Every acting agent's action checked (the first that is missing, not an index or not
         legal raises IllegalAction, nothing applied), then each applied in seat order; a move
         that ends or truncates the game leaves the rest unplayed. Returns the rewards summed
         over the moves when the AEC environment gives rewards per move (shaped, or a move
         limit: its Python path), else None (they change only when the game ends)."""
-        cdef dict legal_of = self._legal_of
-        cdef list codes = []
-        cdef Py_ssize_t i, k = len(acting)
-        for i in range(k):
-            agent = acting[i]
-            try:
-                action = actions[agent]
-            except KeyError:
-                action = None
-            if type(action) is int and action in <list>legal_of[agent]:
-                codes.append(action)
+        cdef list names = self._names, legals = self._legals
+        cdef unsigned long long acting = self._acting_bits
+        cdef list codes = [None] * self._players
+        cdef PyObject* found
+        cdef int seat, played
+        for seat in range(self._players):
+            if not acting >> seat & 1ULL:
+                continue
+            agent = names[seat]
+            found = PyDict_GetItemWithError(actions, agent) if PyDict_CheckExact(actions) else NULL
+            if found != NULL:
+                action = <object>found
             else:
-                codes.append(self._checked_action(agent, actions))  # raises unless legal
-        seats = env._seat
+                try:
+                    action = actions[agent]
+                except KeyError:
+                    action = None
+            if type(action) is int and action in <list>legals[seat]:
+                codes[seat] = action
+            else:
+                codes[seat] = self._checked_action(agent, actions)  # raises unless legal
         cdef bint slow = env._slow
         cdef dict total = None
         if slow:
             total = {a: 0.0 for a in env.agents}
-        for i in range(k):
-            agent = acting[i]
-            env.agent_selection = agent
-            if self._move(env, agent, codes[i]):
-                if env.terminations[agent]:
-                    break
+        for seat in range(self._players):
+            if not acting >> seat & 1ULL:
                 continue
-            env._legal = legal_of[agent]
-            env._legal_seat = seats[agent]
-            env.step(codes[i])
+            agent = names[seat]
+            env.agent_selection = agent
+            played = self._move(env, seat, codes[seat])
+            if played == 1:
+                continue
+            if played == 2:
+                break
+            env._legal = legals[seat]
+            env._legal_seat = seat
+            env.step(codes[seat])
             if slow:
                 for a, value in env.rewards.items():
                     total[a] += value
@@ -1510,22 +1640,37 @@ cdef class ParallelCore:
         cdef AECCore env = <AECCore?>self.aec_env
         if not self.agents:
             return {}, {}, {}, {}, {}
-        cdef list acting = self._acting
+        cdef unsigned long long acting = self._acting_bits
+        cdef int played = 0, seat
+        cdef PyObject* found
         rewards = None
-        if len(acting) > 1:
-            rewards = self._play_together(env, acting, actions)
+        if acting & (acting - 1):  # several agents act together
+            rewards = self._play_together(env, actions)
         else:
             active = env.agent_selection
-            try:
-                action = actions[active]
-            except KeyError:
-                action = self._checked_action(active, actions)  # (raises: no action for it)
-            if not self._move(env, active, action):
+            found = PyDict_GetItemWithError(actions, active) if PyDict_CheckExact(actions) else NULL
+            if found != NULL:
+                action = <object>found
+            else:
+                try:
+                    action = actions[active]
+                except KeyError:
+                    action = self._checked_action(active, actions)  # (raises: no action for it)
+            seat = self._seat_of(env, active)
+            played = self._move(env, seat, action)
+            if not played:
                 env.step(action)  # (anything unusual: the AEC env plays or refuses it)
         live = env.agents
         active = env.agent_selection
         cdef dict infos
-        if live and not (env.terminations[active] or env.truncations[active]):
+        cdef PyObject* key
+        cdef PyObject* value
+        cdef Py_ssize_t pos = 0
+        if played == 1 or (
+            played == 0
+            and live
+            and not (env.terminations[active] or env.truncations[active])
+        ):
             # the game goes on (no dead steps to come): the agent to act is known now. (These
             # mappings and info dicts are small: copying them costs less than recycling them,
             # as the views are, measured.)
@@ -1534,10 +1679,17 @@ cdef class ParallelCore:
             terminations = _copy(env.terminations)
             truncations = _copy(env.truncations)
             infos = {}
-            for agent, info in env.infos.items():  # copies: the AEC env's stay as they are
-                info = _copy(info)
-                info[_ACTIVE_AGENT] = active
-                infos[agent] = info
+            source = env.infos
+            if PyDict_CheckExact(source):
+                while PyDict_Next(source, &pos, &key, &value):
+                    info = _copy(<object>value)  # copies: the AEC env's stay as they are
+                    PyDict_SetItem(info, _ACTIVE_AGENT, active)
+                    PyDict_SetItem(infos, <object>key, info)
+            else:
+                for agent, info in source.items():
+                    info = _copy(info)
+                    info[_ACTIVE_AGENT] = active
+                    infos[agent] = info
             observations = self._views_now(env)
             self.agents = live
             return observations, rewards, terminations, truncations, infos
@@ -1561,17 +1713,26 @@ cdef class ParallelCore:
         self.agents = env.agents
         return observations, rewards, terminations, truncations, infos
 
+    cdef inline object _draw(self, AECCore env, list legal):
+        """A uniformly random entry of ``legal`` (not empty), from the AEC env's generator."""
+        sampler = env._sampler
+        if sampler is not self._sampler:  # a new generator (reset): its bound method, once
+            self._sampler = sampler
+            self._random = sampler.random
+        cdef double r = self._random()
+        return legal[<Py_ssize_t>(r * len(legal))]
+
     def sample_legal(self, agent, observation):
         """A uniformly random legal action for ``agent`` (see GladeParallelEnv)."""
-        cdef AECCore env
-        cdef double r
-        legal = self._legal_of.get(agent)
-        if legal is not None and observation is self._views.get(agent):
-            env = <AECCore?>self.aec_env
-            if not legal or agent not in self._acting:
-                return 0
-            r = env._sampler.random()
-            return legal[<Py_ssize_t>(r * len(legal))]
+        cdef AECCore env = <AECCore?>self.aec_env
+        cdef int seat
+        if self._names is not None and agent in self.agents:
+            seat = self._seat_of(env, agent)
+            legal = self._legals[seat]
+            if legal is not None and observation is self._given[seat]:
+                if not legal or not self._acting_bits >> seat & 1ULL:
+                    return 0
+                return self._draw(env, <list>legal)
         return self._full_sample_legal(agent, observation)
 
     def sample_actions(self, observations):
@@ -1579,20 +1740,34 @@ cdef class ParallelCore:
         call (see GladeParallelEnv)."""
         cdef AECCore env = <AECCore?>self.aec_env
         cdef dict actions = {}
-        cdef dict views = self._views
-        cdef dict legal_of = self._legal_of
-        cdef list acting = self._acting
-        cdef double r
-        for agent in self.agents:
-            observation = observations[agent]
-            legal = legal_of.get(agent)
-            if legal is None or observation is not views.get(agent):
-                actions[agent] = self._full_sample_legal(agent, observation)
-            elif not legal or agent not in acting:
-                actions[agent] = 0
+        cdef list names = self._names, given = self._given, legals = self._legals
+        cdef unsigned long long acting = self._acting_bits
+        cdef Py_ssize_t i, count
+        cdef int seat
+        cdef PyObject* found
+        cdef bint exact = PyDict_CheckExact(observations)
+        live = self.agents
+        if type(live) is not list:
+            live = list(live)
+        count = len(live)
+        for i in range(count):
+            agent = <object>PyList_GET_ITEM(live, i)
+            if i < self._players and <PyObject*>agent == PyList_GET_ITEM(names, i):
+                seat = i
             else:
-                r = env._sampler.random()
-                actions[agent] = legal[<Py_ssize_t>(r * len(legal))]
+                seat = self._seat_of(env, agent)
+            found = PyDict_GetItemWithError(observations, agent) if exact else NULL
+            if found != NULL:
+                observation = <object>found
+            else:
+                observation = observations[agent]  # (raises KeyError for a missing agent)
+            legal = legals[seat]
+            if legal is None or <PyObject*>observation != PyList_GET_ITEM(given, seat):
+                PyDict_SetItem(actions, agent, self._full_sample_legal(agent, observation))
+            elif not acting >> seat & 1ULL or not legal:
+                PyDict_SetItem(actions, agent, 0)
+            else:
+                PyDict_SetItem(actions, agent, self._draw(env, <list>legal))
         return actions
 
 
