@@ -38,6 +38,80 @@ cdef enum:
     MAX_SEATS = 4
 
 
+# ====================================================================== reading engine fields
+# Living Forest's engine shows its state through read-only properties, each of which returns one
+# of the game's slots unchanged (``return self._phase``). Calling a property costs a Python
+# function call (about 0.2 us); reading the slot it returns through the slot's own descriptor
+# gives the same object for a fraction of that. ``field_reader`` checks, from the property's byte
+# code, that it does nothing but return that slot; any other property (or attribute) is read as
+# it is, through the descriptor found on the class or ``getattr``.
+cdef extern from *:
+    """
+    static PyObject* glade_descr_get(PyObject* descr, PyObject* obj) {
+        descrgetfunc get = Py_TYPE(descr)->tp_descr_get;
+        if (get == NULL) {
+            PyErr_SetString(PyExc_TypeError, "a field reader must be a descriptor");
+            return NULL;
+        }
+        return get(descr, obj, (PyObject*)Py_TYPE(obj));
+    }
+    """
+    object _descr_get "glade_descr_get"(object descr, object obj)
+
+
+# what such a getter compiles to, compiled by this interpreter (not by Cython)
+_SLOT_RETURN = {}
+exec(compile("def getter(self):\n    return self._slot\n", "<field_reader>", "exec"), _SLOT_RETURN)
+
+
+def field_reader(cls, str name):
+    """What ``read_field(reader, state)`` reads ``state.name`` with, for instances of ``cls``: the
+    slot's member descriptor when ``name`` is a slot of ``cls``, or the member descriptor of the
+    slot ``_x`` when ``cls.name`` is a property whose getter is exactly ``return self._x`` (the
+    same byte code as such a function, one name, no closure) and ``_x`` is a slot of ``cls``;
+    else the property itself, or a property that reads ``state.name`` as Python does."""
+    import inspect
+    import operator
+    import types
+
+    prop = inspect.getattr_static(cls, name, None)
+    plain = cls.__getattribute__ is object.__getattribute__
+    if type(prop) is types.MemberDescriptorType and plain and issubclass(cls, prop.__objclass__):
+        return prop  # a slot itself
+    fget = prop.fget if type(prop) is property else None
+    if type(fget) is types.FunctionType and plain and fget.__closure__ is None:
+        code, plain = fget.__code__, _SLOT_RETURN["getter"].__code__
+        if (
+            code.co_code == plain.co_code
+            and len(code.co_names) == 1
+            and code.co_argcount == 1
+            and code.co_kwonlyargcount == 0
+            and code.co_flags & 0xFFFF == plain.co_flags & 0xFFFF  # (not the __future__ flags)
+        ):
+            slot = inspect.getattr_static(cls, code.co_names[0], None)
+            if type(slot) is types.MemberDescriptorType and issubclass(cls, slot.__objclass__):
+                return slot
+    if type(prop) is property and plain:
+        return prop  # (a property is found before anything an instance holds)
+    return property(operator.attrgetter(name))
+
+
+cdef inline object read_field(object reader, object state):
+    """``state.name`` through the reader ``field_reader`` gave for its class."""
+    return _descr_get(reader, state)
+
+
+_H_FIELDS = (
+    "over", "current", "central", "hand", "pouch", "row", "deck", "took", "took_card",
+    "discarded", "end_triggered", "turn", "out", "discards",
+)
+_LF_FIELDS = (
+    "round", "phase", "to_act", "acting_together", "fragment_supply", "varan_supply",
+    "sacred_tree", "current_spirit", "steal_from", "actions_left", "actions_used", "step",
+    "bonus_step", "spend_left", "taken_in_step", "taken_this_round",
+)
+
+
 cdef class Kernel:
     """The canonical encoding of one bound game and the copy of a seat's view out of it."""
 
@@ -169,6 +243,10 @@ cdef class HarmoniesKernel(Kernel):
     cdef int top[16]
     cdef int[:, ::1] animal_pts
     cdef int building_pts, field_pts, island_pts
+    # readers of the game's fields (field_reader), made for the bound game's class
+    cdef object state_type
+    cdef object f_over, f_current, f_central, f_hand, f_pouch, f_row, f_deck, f_took
+    cdef object f_took_card, f_discarded, f_end, f_turn, f_out, f_discards
     cdef object layout
 
     def __init__(self, encoder):
@@ -251,12 +329,19 @@ cdef class HarmoniesKernel(Kernel):
         for s in range(MAX_SEATS):
             self.dirty_cell[s] = -1
         self.pouch_len = -1
+        if type(state) is not self.state_type:
+            (
+                self.f_over, self.f_current, self.f_central, self.f_hand, self.f_pouch,
+                self.f_row, self.f_deck, self.f_took, self.f_took_card, self.f_discarded,
+                self.f_end, self.f_turn, self.f_out, self.f_discards,
+            ) = [field_reader(type(state), name) for name in _H_FIELDS]
+            self.state_type = type(state)
 
     cdef int next_seat(self) except -2:
         state = self.state  # HarmoniesGame.to_act: () once over, else (current,)
-        if state.over:
+        if read_field(self.f_over, state):
             return -1
-        return state.current
+        return read_field(self.f_current, state)
 
     cdef int acting_seats(self, unsigned long long* may, unsigned long long* together) except -1:
         cdef int seat = self.next_seat()  # to_act: the current seat alone (no acting_together)
@@ -328,7 +413,7 @@ cdef class HarmoniesKernel(Kernel):
         cdef float* c = &self.flat[self.boards_size + self.c_hand]
         cdef int color
         memset(c, 0, 6 * sizeof(float))
-        for color in self.state.hand:
+        for color in read_field(self.f_hand, self.state):
             c[color] += 1.0
         self.hand_stale = False
 
@@ -532,13 +617,13 @@ cdef class HarmoniesKernel(Kernel):
         cdef int space, color, slot, card, turn, k
         memset(c, 0, (self.size - self.boards_size) * sizeof(float))
         space = 0
-        for tokens in state.central:
+        for tokens in read_field(self.f_central, state):
             for color in tokens:
                 c[space * 6 + color] += 1.0
             space += 1
-        for color in state.hand:
+        for color in read_field(self.f_hand, state):
             c[self.c_hand + color] += 1.0
-        pouch = state.pouch
+        pouch = read_field(self.f_pouch, state)
         if len(pouch) != self.pouch_len:  # the pouch only shrinks: its size keys the counts
             self.pouch_len = len(pouch)
             for k in range(6):
@@ -548,22 +633,22 @@ cdef class HarmoniesKernel(Kernel):
         for k in range(6):
             c[self.c_pouch + k] = self.pouch_counts[k]
         slot = 0
-        for card in state.row:
+        for card in read_field(self.f_row, state):
             if card >= 0:
                 c[self.c_row + slot * 32 + card] = 1.0
             slot += 1
-        c[self.c_deck] = len(state.deck)  # the size of the draw pile is public
+        c[self.c_deck] = len(read_field(self.f_deck, state))  # the size of the draw pile is public
         k = self.c_flags
-        c[k] = <int>state.took
-        c[k + 1] = <int>state.took_card
-        c[k + 2] = <int>state.discarded
-        c[k + 3] = <int>state.end_triggered
+        c[k] = <int>read_field(self.f_took, state)
+        c[k + 1] = <int>read_field(self.f_took_card, state)
+        c[k + 2] = <int>read_field(self.f_discarded, state)
+        c[k + 3] = <int>read_field(self.f_end, state)
         k = self.c_counters
-        turn = state.turn
+        turn = read_field(self.f_turn, state)
         c[k] = turn
-        c[k + 1] = turn // self.players + (0 if state.over else 1)
-        c[k + 2] = <int>state.out
-        c[k + 3] = len(state.discards)
+        c[k + 1] = turn // self.players + (0 if read_field(self.f_over, state) else 1)
+        c[k + 2] = <int>read_field(self.f_out, state)
+        c[k + 3] = len(read_field(self.f_discards, state))
         self.common_stale = self.hand_stale = False
 
     cdef void fixup(self, int seat, float* out) except *:
@@ -635,6 +720,11 @@ cdef class LivingForestKernel(Kernel):
     cdef int first, acting_phase, cur, n_victims
     cdef int victims[MAX_SEATS]
     cdef float[:, ::1] features
+    # readers of the game's fields (field_reader), made for the bound game's class
+    cdef object state_type
+    cdef object f_round, f_phase, f_to_act, f_together, f_fragments, f_varans, f_sacred
+    cdef object f_current, f_steal, f_left, f_used, f_step, f_bonus, f_spend, f_taken_step
+    cdef object f_taken_round
 
     def __init__(self, encoder, features, int n_cards, int n_trees, int n_sub):
         self.flat = encoder._flat
@@ -706,9 +796,17 @@ cdef class LivingForestKernel(Kernel):
         self.table_stale = self.market_stale = True
         self.round = state.round
         self.phase = state.phase
+        if type(state) is not self.state_type:
+            (
+                self.f_round, self.f_phase, self.f_to_act, self.f_together, self.f_fragments,
+                self.f_varans, self.f_sacred, self.f_current, self.f_steal, self.f_left,
+                self.f_used, self.f_step, self.f_bonus, self.f_spend, self.f_taken_step,
+                self.f_taken_round,
+            ) = [field_reader(type(state), name) for name in _LF_FIELDS]
+            self.state_type = type(state)
 
     cdef int next_seat(self) except -2:
-        acting = self.state.to_act  # its first seat always has a move
+        acting = read_field(self.f_to_act, self.state)  # its first seat always has a move
         if not acting:
             return -1
         return acting[0]
@@ -719,7 +817,7 @@ cdef class LivingForestKernel(Kernel):
         legal move)."""
         cdef int seat
         together[0] = 0
-        for seat in self.state.acting_together:
+        for seat in read_field(self.f_together, self.state):
             together[0] |= 1ULL << seat
         may[0] = together[0]
         return 0
@@ -732,7 +830,7 @@ cdef class LivingForestKernel(Kernel):
         if state is None:
             raise RuntimeError("the encoder is not bound to a game; call reset(state) first")
         cdef bint table_was_stale = self.table_stale
-        cdef int rnd = state.round, phase = state.phase
+        cdef int rnd = read_field(self.f_round, state), phase = read_field(self.f_phase, state)
         self.table_stale = True
         if phase == LF_OVER or A_STEAL <= code < A_MOVE:  # a theft touches several spirits
             self.stale = (1u << self.players) - 1
@@ -883,34 +981,34 @@ cdef class LivingForestKernel(Kernel):
         if self.market_stale:
             self.encode_market()
         p = t + self.t_supplies
-        p[0] = <int>state.fragment_supply
-        p[1] = <int>state.varan_supply
+        p[0] = <int>read_field(self.f_fragments, state)
+        p[1] = <int>read_field(self.f_varans, state)
         p = t + self.t_phase
         memset(p, 0, (self.size - self.boards_size - self.t_phase) * sizeof(float))
-        phase = state.phase
+        phase = read_field(self.f_phase, state)
         p[phase] = 1.0
         p += 3
-        self.first = state.sacred_tree
+        self.first = read_field(self.f_sacred, state)
         self.acting_phase = phase == LF_ACTIONS
         self.n_victims = 0
         if self.acting_phase:
-            self.cur = state.current_spirit
-            for victim in state.steal_from:
+            self.cur = read_field(self.f_current, state)
+            for victim in read_field(self.f_steal, state):
                 self.victims[self.n_victims] = victim
                 self.n_victims += 1
-        p[0] = <int>state.round
+        p[0] = <int>read_field(self.f_round, state)
         p += 1 + 2 * MAX_SEATS  # sacred_tree and current: written per observer (fixup)
         if phase == LF_ACTIONS:
-            p[0] = <int>state.actions_left
-            used = state.actions_used
+            p[0] = <int>read_field(self.f_left, state)
+            used = read_field(self.f_used, state)
             for i in range(5):
                 p[1 + i] = used >> i & 1
             p += 6
-            p[<int>state.step] = 1.0
+            p[<int>read_field(self.f_step, state)] = 1.0
             p += self.n_sub
-            p[0] = <int>state.bonus_step
-            p[1] = <int>state.spend_left
-            p[2] = <int>state.taken_in_step
+            p[0] = <int>read_field(self.f_bonus, state)
+            p[1] = <int>read_field(self.f_spend, state)
+            p[2] = <int>read_field(self.f_taken_step, state)
             p += 3
             for kind, _extra in self.pending:
                 p[kind] += 1.0
@@ -949,7 +1047,7 @@ cdef class LivingForestKernel(Kernel):
             p[0] = value
             p += 1
         p = t + self.t_taken
-        for value in self.state.taken_this_round:
+        for value in read_field(self.f_taken_round, self.state):
             p[0] = value
             p += 1
         self.market_stale = False
