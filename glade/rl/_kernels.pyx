@@ -37,6 +37,9 @@ cdef enum:
     MAX_CELLS = 32
     MAX_SEATS = 4
 
+# the engines' constants as C ints (a comparison with the Python object makes an int object)
+cdef int C_EMPTY = H_EMPTY, C_F = H_F, C_W = H_W
+
 
 # ====================================================================== reading engine fields
 # Living Forest's engine shows its state through read-only properties, each of which returns one
@@ -99,6 +102,11 @@ def field_reader(cls, str name):
 cdef inline object read_field(object reader, object state):
     """``state.name`` through the reader ``field_reader`` gave for its class."""
     return _descr_get(reader, state)
+
+
+def read_field_of(reader, state):
+    """``read_field`` for Python (the tests)."""
+    return read_field(reader, state)
 
 
 _H_FIELDS = (
@@ -227,14 +235,6 @@ cdef class HarmoniesKernel(Kernel):
     cdef Py_ssize_t pouch_len
     cdef float pouch_counts[6]
     cdef float[:, ::1] planes
-    # an observation writes each cell from its state (the 1s of its plane row, plane_ones) and
-    # its cube flag (cube_of) instead of copying its 19 floats out of the canonical encoding:
-    # the same bytes, with a third of the memory read (sparse: the planes are 0/1 with at most
-    # 3 ones a row, checked when the kernel is made; else the copy)
-    cdef bint sparse
-    cdef int plane_n[16]
-    cdef int plane_ones[16][3]
-    cdef unsigned char cube_of[MAX_SEATS][MAX_CELLS]
     cdef int bits[MAX_CELLS]
     cdef int neigh[MAX_CELLS][6]
     cdef int tree_pts[16]
@@ -243,6 +243,7 @@ cdef class HarmoniesKernel(Kernel):
     cdef int top[16]
     cdef int[:, ::1] animal_pts
     cdef int building_pts, field_pts, island_pts
+    cdef int river_pts[MAX_CELLS + 1]
     # readers of the game's fields (field_reader), made for the bound game's class
     cdef object state_type
     cdef object f_over, f_current, f_central, f_hand, f_pouch, f_row, f_deck, f_took
@@ -282,17 +283,6 @@ cdef class HarmoniesKernel(Kernel):
         self.SPIRIT, self.DISCARD, self.END = sp.SPIRIT, sp.DISCARD, sp.END
         self.live_scores = encoder.live_scores
         self.planes = np.ascontiguousarray(encoder_cell_planes(), dtype=np.float32)
-        self.sparse = self.planes.shape[0] <= 16 and self.planes.shape[1] == 18
-        for i in range(self.planes.shape[0] if self.sparse else 0):
-            self.plane_n[i] = 0
-            for j in range(18):
-                if self.planes[i, j] == 0.0:
-                    continue
-                if self.planes[i, j] != 1.0 or self.plane_n[i] == 3:
-                    self.sparse = False
-                    break
-                self.plane_ones[i][self.plane_n[i]] = j
-                self.plane_n[i] += 1
         for i in range(self.n):
             self.bits[i] = encoder.layout.bits[i]
             neighbours = encoder.layout.neighbours[i]
@@ -314,6 +304,8 @@ cdef class HarmoniesKernel(Kernel):
             for j, value in enumerate(card.points):
                 pts[i, j + 1] = value
         self.animal_pts = pts
+        for i in range(MAX_CELLS + 1):
+            self.river_pts[i] = river_points(i)
         self.building_pts = BUILDING_POINTS
         self.field_pts = FIELD_POINTS
         self.island_pts = ISLAND_POINTS
@@ -424,7 +416,7 @@ cdef class HarmoniesKernel(Kernel):
         memcpy(row + i * 19, &self.planes[state, 0], 18 * sizeof(float))
         self.cell_state[s][i] = state
         for k in range(self.n):
-            if self.cell_state[s][k] == H_EMPTY:
+            if self.cell_state[s][k] == C_EMPTY:
                 empty += 1
         row[self.o_counts] = empty
 
@@ -440,40 +432,10 @@ cdef class HarmoniesKernel(Kernel):
             memcpy(row + i * 19, &self.planes[state, 0], 18 * sizeof(float))
             bit = self.bits[i]
             row[i * 19 + 18] = (low >> bit) & 1 if bit < 64 else (high >> (bit - 64)) & 1
-            self.cube_of[s][i] = <unsigned char>row[i * 19 + 18]
-            if state == H_EMPTY:
+            if state == C_EMPTY:
                 empty += 1
             self.cell_state[s][i] = state
         row[self.o_counts] = empty
-
-    cdef void write(self, int seat, float* out) except *:
-        """As Kernel.write, with each board's cells written from their states (see sparse)."""
-        if not self.sparse:
-            Kernel.write(self, seat, out)
-            return
-        self.refresh()
-        cdef float* flat = &self.flat[0]
-        cdef float* dst
-        cdef float* cell
-        cdef int k, s, c, j, state, cells = self.cells_len, rest = self.block - self.cells_len
-        for k in range(self.players):
-            s = (seat + k) % self.players
-            dst = out + k * self.block
-            memset(dst, 0, cells * sizeof(float))
-            for c in range(self.n):
-                cell = dst + c * 19
-                state = self.cell_state[s][c]
-                for j in range(self.plane_n[state]):
-                    cell[self.plane_ones[state][j]] = 1.0
-                if self.cube_of[s][c]:
-                    cell[18] = 1.0
-            memcpy(dst + cells, flat + s * self.block + cells, rest * sizeof(float))
-        memcpy(
-            out + self.boards_size,
-            flat + self.boards_size,
-            (self.size - self.boards_size) * sizeof(float),
-        )
-        self.fixup(seat, out)
 
     cdef void encode_cards(self, int s, object board) except *:
         cdef float* row = &self.flat[s * self.block]
@@ -517,6 +479,13 @@ cdef class HarmoniesKernel(Kernel):
                         top += 1
             count += 1
         return count
+
+    cdef int river_value(self, int length) except -1:
+        """``river_points(length)`` (a river holds at most every cell of the board: read from the
+        table made from the scorer when the kernel was made)."""
+        if not 0 <= length <= MAX_CELLS:
+            return river_points(length)
+        return self.river_pts[length]
 
     cdef int river(self, int* label, int group) except -1:
         """Tokens on the longest shortest path inside one blue group (glade.harmonies.scoring)."""
@@ -572,27 +541,27 @@ cdef class HarmoniesKernel(Kernel):
                 colours = 0
                 for j in range(6):
                     k = self.neigh[i][j]
-                    if k >= 0 and cells[k] != H_EMPTY:
+                    if k >= 0 and cells[k] != C_EMPTY:
                         colours |= 1 << self.top[cells[k]]
                 if popcount(colours) >= 3:
                     buildings += self.building_pts
         for i in range(16):
-            member[i] = i == H_F
+            member[i] = i == C_F
         count = self.groups(cells, member, sizes, label)
         for k in range(count):
             if sizes[k] >= 2:
                 fields += self.field_pts
         if self.side_a:
             for i in range(16):
-                member[i] = i == H_W
+                member[i] = i == C_W
             count = self.groups(cells, member, sizes, label)
             for k in range(count):
-                value = river_points(self.river(label, k))
+                value = self.river_value(self.river(label, k))
                 if value > water:
                     water = value
         else:
             for i in range(16):
-                member[i] = i != H_W
+                member[i] = i != C_W
             count = self.groups(cells, member, sizes, label)
             water = self.island_pts * (count if count > 1 else 1)
         for card, placed in board.cards:
@@ -1316,6 +1285,7 @@ cdef class SoloCore:
     cdef public double _score
     cdef public Py_ssize_t _total, _n_actions
     cdef public bint _fast  # the compiled kernel runs (else every step is _full_step)
+    cdef cnp.ndarray _raw  # the raw observation before normalising (never handed out)
 
     def sample_legal(self):
         """A uniformly random legal move, from the environment's own generator (``reset(seed)``
@@ -1354,12 +1324,18 @@ cdef class SoloCore:
         cdef bint over = kernel.next_seat() < 0
         self.refusal = None
         cdef double before = self._score
-        raw = kernel.fresh(0)
-        self._score = (<float*>cnp.PyArray_DATA(raw))[self._total]
+        cdef cnp.ndarray raw
+        cdef cnp.npy_intp size = kernel.size
         if self._norm_low is None:
-            obs = raw
-        else:
-            obs = cnp.PyArray_EMPTY(1, cnp.PyArray_DIMS(raw), cnp.NPY_FLOAT32, 0)
+            obs = kernel.fresh(0)
+            self._score = (<float*>cnp.PyArray_DATA(obs))[self._total]
+        else:  # the raw view in a buffer of the env's own, normalised into a new array
+            if self._raw is None or self._raw.shape[0] != size:
+                self._raw = np.empty(size, dtype=np.float32)
+            raw = self._raw
+            kernel.write(0, <float*>cnp.PyArray_DATA(raw))
+            self._score = (<float*>cnp.PyArray_DATA(raw))[self._total]
+            obs = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
             _normalise_into(
                 <float*>cnp.PyArray_DATA(raw),
                 <float*>cnp.PyArray_DATA(self._norm_low),
@@ -1555,7 +1531,7 @@ cdef class ParallelCore:
         cdef Py_ssize_t n = env._n_actions, code, i, count
         cdef int seat
         cdef unsigned long long may_act = 0, together = 0, acting = 0
-        cdef dict views = {}
+        cdef dict views
         cdef list names = self._names
         cdef list before = self._given_before  # the views handed out two steps ago ...
         cdef list given = self._given
@@ -1581,6 +1557,7 @@ cdef class ParallelCore:
             if PyList_GET_ITEM(live, i) != PyList_GET_ITEM(names, i):
                 in_order = False
                 break
+        views = {}
         if not in_order:  # some agents have left: no view for them
             for i in range(self._players):
                 before[i] = None
@@ -1837,23 +1814,26 @@ cdef class ParallelCore:
         """``{agent: sample_legal(agent, observations[agent])}`` for every live agent, in one
         call (see GladeParallelEnv)."""
         cdef AECCore env = <AECCore?>self.aec_env
-        cdef dict actions = {}
+        cdef dict actions
         cdef list names = self._names, given = self._given, legals = self._legals
         cdef unsigned long long acting = self._acting_bits
         cdef Py_ssize_t i, count
         cdef int seat
         cdef PyObject* found
-        cdef bint exact = PyDict_CheckExact(observations)
+        cdef bint exact = PyDict_CheckExact(observations), in_order
         live = self.agents
         if type(live) is not list:
             live = list(live)
         count = len(live)
+        in_order = count == self._players
+        for i in range(count if in_order else 0):
+            if PyList_GET_ITEM(live, i) != PyList_GET_ITEM(names, i):
+                in_order = False
+                break
+        actions = {}
         for i in range(count):
             agent = <object>PyList_GET_ITEM(live, i)
-            if i < self._players and <PyObject*>agent == PyList_GET_ITEM(names, i):
-                seat = i
-            else:
-                seat = self._seat_of(env, agent)
+            seat = i if in_order else self._seat_of(env, agent)
             found = PyDict_GetItemWithError(observations, agent) if exact else NULL
             if found != NULL:
                 observation = <object>found
