@@ -1387,6 +1387,21 @@ cdef inline object _copy(object mapping):
     return PyDict_Copy(mapping) if PyDict_CheckExact(mapping) else dict(mapping)
 
 
+cdef inline bint _keys_are(object mapping, list names, Py_ssize_t count):
+    """``mapping`` is a plain dict whose keys are exactly ``names[:count]``, in that order (the
+    same string objects)."""
+    cdef Py_ssize_t pos = 0, i = 0
+    cdef PyObject* key
+    cdef PyObject* value
+    if not PyDict_CheckExact(mapping) or PyDict_Size(mapping) != count:
+        return False
+    while PyDict_Next(mapping, &pos, &key, &value):
+        if key != PyList_GET_ITEM(names, i):
+            return False
+        i += 1
+    return True
+
+
 cdef class ParallelCore:
     """The per-move half of the PettingZoo parallel environment, compiled: ``step()``,
     ``sample_legal()``, ``sample_actions()`` and the making of every agent's view.
@@ -1395,25 +1410,28 @@ cdef class ParallelCore:
     refusal, so both paths behave the same.
 
     Per seat it keeps, as C-level lists, the view handed out by the last ``reset()``/``step()``
-    (``_given``), the one handed out a step before that (``_given_before``), and the legal moves
-    listed with the last view (``_legals``); the agents acting in the next step are a bit set.
-    ``_views``, ``_legal_of`` and ``_acting`` show them to the Python methods as the mapping,
-    the dict and the list those use.
+    (``_given``) and the legal moves listed with it (``_legals``); the agents acting in the next
+    step are a bit set. ``_views``, ``_legal_of`` and ``_acting`` show them to the Python methods
+    as the mapping, the dict and the list those use.
 
-    Recycling. Every step hands out fresh views, but the arrays of a view that nobody can reach
-    any more are used again: a view dict handed out two steps ago that only ``_given_before``
-    refers to (whoever kept it, or the mapping it came in, holds a reference), whose two arrays
-    only the view dict refers to (and own their data), gets the new observation and mask written
-    into it and is handed out again. Whoever kept a view, an array of it, or a NumPy view of an
-    array holds a reference, so that view is left alone: what anyone can read is never written
-    again (the documented loop drops a step's observations when it rebinds the name to the next
-    step's, so its views come back two steps later)."""
+    Recycling. Every step hands out fresh views: a mapping, view or array that anyone holds is
+    never written again. But what nobody can reach any more is used again instead of being
+    freed and made anew: the core keeps the observations mappings of the last two steps, and the
+    one from two steps ago, if nothing but the core refers to it (reference counts) and it still
+    holds every agent's entry, is handed out again; inside it, each view dict that only the
+    mapping refers to, whose two arrays only the view dict refers to (and own their data), gets
+    the new observation and mask written into it, and any other entry is replaced by a new view.
+    Whoever kept the mapping, a view, an array or a NumPy view of an array holds a reference, so
+    it is left alone. The documented loop drops a step's observations when it rebinds the name to
+    the next step's, so they come back two steps later. (The rewards, terminations, truncations,
+    infos and actions mappings and the info dicts are small: they are made anew, which costs
+    fewer instructions than refilling them, measured.)"""
 
     cdef public object aec_env
     cdef public object agents  # PettingZoo's live agents (a C field: read at every call)
-    cdef object _mapping  # the observations mapping handed out last (``_views``)
+    cdef object _mapping, _mapping_before  # observations handed out last, and a step before
     cdef list _names  # the possible agents, by seat
-    cdef list _given, _given_before, _legals  # per seat (None: no view made for it)
+    cdef list _given, _legals  # per seat (None: no view made for it)
     cdef unsigned long long _acting_bits  # the seats that act in the next step
     cdef int _players
     cdef cnp.ndarray _raw  # the raw observation before normalising, for a recycled view
@@ -1428,6 +1446,7 @@ cdef class ParallelCore:
     @_views.setter
     def _views(self, views):
         self._ensure_seats()
+        self._mapping_before = None
         self._mapping = views
         self._given = [views.get(a) if views is not None else None for a in self._names]
 
@@ -1469,7 +1488,6 @@ cdef class ParallelCore:
         self._players = len(names)
         self._names = names
         self._given = [None] * self._players
-        self._given_before = [None] * self._players
         self._legals = [None] * self._players
 
     def _observe_all(self):
@@ -1477,7 +1495,7 @@ cdef class ParallelCore:
         the AEC environment for its next step, as its own ``last()`` leaves them."""
         self._ensure_seats()
         cdef AECCore env = <AECCore?>self.aec_env
-        self._given_before = [None] * self._players  # a new game: nothing to recycle
+        self._mapping = self._mapping_before = None  # a new game: nothing to recycle
         self._given = [None] * self._players
         self._direct = isinstance(env._kernel, Kernel) and not env._slow
         return self._views_now(env)
@@ -1525,7 +1543,7 @@ cdef class ParallelCore:
         return 2
 
     cdef object _views_now(self, AECCore env):
-        """Every live agent's view, in a new mapping (recycling the views nobody can see any
+        """Every live agent's view, in a mapping of its own (recycling what nobody can see any
         more, see the class), with the legal moves and the agents acting in the next step."""
         game = env.game
         cdef Py_ssize_t n = env._n_actions, code, i, count
@@ -1533,34 +1551,33 @@ cdef class ParallelCore:
         cdef unsigned long long may_act = 0, together = 0, acting = 0
         cdef dict views
         cdef list names = self._names
-        cdef list before = self._given_before  # the views handed out two steps ago ...
         cdef list given = self._given
         cdef list legals = self._legals
         cdef Kernel kernel
         cdef cnp.npy_intp size = n, obs_size
+        cdef PyObject* old = <PyObject*>self._mapping_before
         cdef PyObject* spare
         cdef PyObject* spare_obs
         cdef PyObject* spare_mask
         cdef signed char* m
         cdef cnp.ndarray raw
-        cdef bint in_order
+        cdef bint in_order, reuse
         live = env.agents
         if type(live) is not list:
             live = list(live)
         count = len(live)
-        # ... become this step's (each seat's entry replaced below); the last step's come back
-        # in two steps
-        self._given_before = given
-        self._given = before
         in_order = count == self._players
         for i in range(count if in_order else 0):
             if PyList_GET_ITEM(live, i) != PyList_GET_ITEM(names, i):
                 in_order = False
                 break
-        views = {}
+        # the mapping handed out two steps ago, if nobody else holds it and it still has every
+        # agent's entry (its views are then looked at one by one)
+        reuse = in_order and _refs(old) == 1 and _keys_are(<object>old, names, count)
+        views = <dict>old if reuse else {}
         if not in_order:  # some agents have left: no view for them
             for i in range(self._players):
-                before[i] = None
+                given[i] = None
                 legals[i] = None
         kernel_obj = env._kernel
         normaliser = env._normaliser
@@ -1583,7 +1600,7 @@ cdef class ParallelCore:
                         acting |= 1ULL << seat
                 else:
                     legal = []
-                spare = PyList_GET_ITEM(before, seat) if in_order else NULL
+                spare = PyDict_GetItemWithError(views, agent) if reuse else NULL
                 if spare != NULL and not (
                     _refs(spare) == 1
                     and PyDict_CheckExact(<object>spare)
@@ -1620,22 +1637,24 @@ cdef class ParallelCore:
                         if not 0 <= code < n:
                             raise IndexError(f"action {code} is outside 0..{n - 1}")
                         m[code] = 1
-                elif legal:
-                    view = {
-                        _OBSERVATION: _fresh_view(kernel, seat, low, scale),
-                        _ACTION_MASK: _mask_of(legal, n),
-                    }
                 else:
-                    view = {
-                        _OBSERVATION: _fresh_view(kernel, seat, low, scale),
-                        _ACTION_MASK: cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0),
-                    }
-                PyDict_SetItem(views, agent, view)
-                before[seat] = view
+                    if legal:
+                        view = {
+                            _OBSERVATION: _fresh_view(kernel, seat, low, scale),
+                            _ACTION_MASK: _mask_of(legal, n),
+                        }
+                    else:
+                        view = {
+                            _OBSERVATION: _fresh_view(kernel, seat, low, scale),
+                            _ACTION_MASK: cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0),
+                        }
+                    PyDict_SetItem(views, agent, view)  # (in a recycled mapping: replaced)
+                given[seat] = view
                 legals[seat] = legal
         else:  # the encoder's Python path (compiled=False)
             seat_view = env._seat_view
             legal_of = {}
+            views = {}
             for i in range(count):
                 agent = <object>PyList_GET_ITEM(live, i)
                 seat = env._seat[agent]
@@ -1643,7 +1662,7 @@ cdef class ParallelCore:
                 if normaliser is not None:
                     view["observation"] = normaliser(view["observation"])
                 views[agent] = view
-                before[seat] = view
+                given[seat] = view
                 legals[seat] = legal
                 legal_of[agent] = legal
             for agent in self._acting_now(legal_of):
@@ -1654,9 +1673,27 @@ cdef class ParallelCore:
         if legal is not None:
             env._legal = legal
             env._legal_seat = seat
+        self._mapping_before = self._mapping  # (comes back in two steps)
         self._mapping = views
         self._acting_bits = acting
         return views
+
+    cdef dict _infos_now(self, AECCore env, object active):
+        """Every agent's info: a copy of the AEC env's (which stay as they are) with
+        ``active_agent`` added. (These small dicts are made anew: refilling them costs more than
+        copying, measured; see docs/rl.md.)"""
+        cdef dict infos = {}
+        cdef PyObject* key
+        cdef PyObject* value
+        cdef Py_ssize_t pos = 0
+        source = env.infos
+        if not PyDict_CheckExact(source):
+            source = dict(source)
+        while PyDict_Next(source, &pos, &key, &value):
+            info = _copy(<object>value)
+            PyDict_SetItem(info, _ACTIVE_AGENT, active)
+            PyDict_SetItem(infos, <object>key, info)
+        return infos
 
     cdef object _play_together(self, AECCore env, object actions):
         """Every acting agent's action checked (the first that is missing, not an index or not
@@ -1737,34 +1774,17 @@ cdef class ParallelCore:
                 env.step(action)  # (anything unusual: the AEC env plays or refuses it)
         live = env.agents
         active = env.agent_selection
-        cdef dict infos
-        cdef PyObject* key
-        cdef PyObject* value
-        cdef Py_ssize_t pos = 0
         if played == 1 or (
             played == 0
             and live
             and not (env.terminations[active] or env.truncations[active])
         ):
-            # the game goes on (no dead steps to come): the agent to act is known now. (These
-            # mappings and info dicts are small: copying them costs less than recycling them,
-            # as the views are, measured.)
+            # the game goes on (no dead steps to come): the agent to act is known now
             if rewards is None:
                 rewards = _copy(env.rewards)
             terminations = _copy(env.terminations)
             truncations = _copy(env.truncations)
-            infos = {}
-            source = env.infos
-            if PyDict_CheckExact(source):
-                while PyDict_Next(source, &pos, &key, &value):
-                    info = _copy(<object>value)  # copies: the AEC env's stay as they are
-                    PyDict_SetItem(info, _ACTIVE_AGENT, active)
-                    PyDict_SetItem(infos, <object>key, info)
-            else:
-                for agent, info in source.items():
-                    info = _copy(info)
-                    info[_ACTIVE_AGENT] = active
-                    infos[agent] = info
+            infos = self._infos_now(env, active)
             observations = self._views_now(env)
             self.agents = live
             return observations, rewards, terminations, truncations, infos
