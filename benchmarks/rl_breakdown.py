@@ -8,7 +8,8 @@ move: the engine alone, one game at a time (as ``glade bench``); the engine alon
 played in turn (the runner's memory pattern); the batched runner of 64 games; the AEC
 environment (``last()`` then a masked random ``step()``, as ``rl_speed.py``); and the AEC
 environment with the observation switched off (encoder calls do nothing), which leaves the
-PettingZoo protocol, the legal-move mask and the benchmark's own move choice.
+PettingZoo protocol, the legal-move mask and the benchmark's own move choice; and the parallel
+environment's documented loop (``sample_actions``, then one ``step`` for every agent acting).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from glade import new_game
 from glade.rl import VectorGames, kernels
 from glade.rl.aec import GladeAECEnv
 from glade.rl.encoders import make_encoder
+from glade.rl.parallel import GladeParallelEnv
 
 legal_mask = kernels.compiled_module().legal_mask
 
@@ -105,12 +107,29 @@ def aec_without_observation(game: str, options: dict[str, Any], games: int, seed
     return _aec(game, options, games, seed, observe=False)
 
 
+def parallel(game: str, options: dict[str, Any], games: int, seed: int) -> float:
+    """The parallel environment's documented loop, per move (a step plays every agent acting
+    in it: several in Living Forest's draw phase)."""
+    env = GladeParallelEnv(GladeAECEnv(make_encoder(game, **options)))
+    moves = 0
+    start = time.process_time()
+    for g in range(games):
+        observations, _infos = env.reset(seed=seed + g)
+        while env.agents:
+            observations, *_ = env.step(env.sample_actions(observations))
+        state = env.aec_env.game
+        assert state is not None
+        moves += len(state.log)
+    return (time.process_time() - start) / moves
+
+
 VARIANTS: list[tuple[str, Callable[[str, dict[str, Any], int, int], float]]] = [
     ("engine", engine),
     ("engine, 64 games in turn", engine_interleaved),
     ("batched runner", runner),
     ("AEC env", aec),
     ("AEC env, no observation", aec_without_observation),
+    ("parallel env", parallel),
 ]
 
 

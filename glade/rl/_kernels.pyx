@@ -15,7 +15,9 @@ their sizes (the pouch by its public colour counts).
 """
 
 from libc.string cimport memcpy, memset
-from cpython.dict cimport PyDict_CheckExact, PyDict_Copy, PyDict_GetItem
+from cpython.dict cimport PyDict_CheckExact, PyDict_Copy, PyDict_GetItem, PyDict_Next
+from cpython.dict cimport PyDict_GetItemWithError, PyDict_SetItem, PyDict_Size
+from cpython.list cimport PyList_GET_ITEM
 from cpython.object cimport PyObject
 
 import numpy as np
@@ -34,6 +36,88 @@ from glade.living_forest.game import DRAW as LF_DRAW, OVER as LF_OVER
 cdef enum:
     MAX_CELLS = 32
     MAX_SEATS = 4
+
+# the engines' constants as C ints (a comparison with the Python object makes an int object)
+cdef int C_EMPTY = H_EMPTY, C_F = H_F, C_W = H_W
+
+
+# ====================================================================== reading engine fields
+# Living Forest's engine shows its state through read-only properties, each of which returns one
+# of the game's slots unchanged (``return self._phase``). Calling a property costs a Python
+# function call (about 0.2 us); reading the slot it returns through the slot's own descriptor
+# gives the same object for a fraction of that. ``field_reader`` checks, from the property's byte
+# code, that it does nothing but return that slot; any other property (or attribute) is read as
+# it is, through the descriptor found on the class or ``getattr``.
+cdef extern from *:
+    """
+    static PyObject* glade_descr_get(PyObject* descr, PyObject* obj) {
+        descrgetfunc get = Py_TYPE(descr)->tp_descr_get;
+        if (get == NULL) {
+            PyErr_SetString(PyExc_TypeError, "a field reader must be a descriptor");
+            return NULL;
+        }
+        return get(descr, obj, (PyObject*)Py_TYPE(obj));
+    }
+    """
+    object _descr_get "glade_descr_get"(object descr, object obj)
+
+
+# what such a getter compiles to, compiled by this interpreter (not by Cython)
+_SLOT_RETURN = {}
+exec(compile("def getter(self):\n    return self._slot\n", "<field_reader>", "exec"), _SLOT_RETURN)
+
+
+def field_reader(cls, str name):
+    """What ``read_field(reader, state)`` reads ``state.name`` with, for instances of ``cls``: the
+    slot's member descriptor when ``name`` is a slot of ``cls``, or the member descriptor of the
+    slot ``_x`` when ``cls.name`` is a property whose getter is exactly ``return self._x`` (the
+    same byte code as such a function, one name, no closure) and ``_x`` is a slot of ``cls``;
+    else the property itself, or a property that reads ``state.name`` as Python does."""
+    import inspect
+    import operator
+    import types
+
+    prop = inspect.getattr_static(cls, name, None)
+    plain = cls.__getattribute__ is object.__getattribute__
+    if type(prop) is types.MemberDescriptorType and plain and issubclass(cls, prop.__objclass__):
+        return prop  # a slot itself
+    fget = prop.fget if type(prop) is property else None
+    if type(fget) is types.FunctionType and plain and fget.__closure__ is None:
+        code, plain = fget.__code__, _SLOT_RETURN["getter"].__code__
+        if (
+            code.co_code == plain.co_code
+            and len(code.co_names) == 1
+            and code.co_argcount == 1
+            and code.co_kwonlyargcount == 0
+            and code.co_flags & 0xFFFF == plain.co_flags & 0xFFFF  # (not the __future__ flags)
+        ):
+            slot = inspect.getattr_static(cls, code.co_names[0], None)
+            if type(slot) is types.MemberDescriptorType and issubclass(cls, slot.__objclass__):
+                return slot
+    if type(prop) is property and plain:
+        return prop  # (a property is found before anything an instance holds)
+    return property(operator.attrgetter(name))
+
+
+cdef inline object read_field(object reader, object state):
+    """``state.name`` through the reader ``field_reader`` gave for its class."""
+    return _descr_get(reader, state)
+
+
+def read_field_of(reader, state):
+    """``read_field`` for Python (the tests)."""
+    return read_field(reader, state)
+
+
+_H_FIELDS = (
+    "over", "current", "central", "hand", "pouch", "row", "deck", "took", "took_card",
+    "discarded", "end_triggered", "turn", "out", "discards",
+)
+_LF_FIELDS = (
+    "round", "phase", "to_act", "acting_together", "fragment_supply", "varan_supply",
+    "sacred_tree", "current_spirit", "steal_from", "actions_left", "actions_used", "step",
+    "bonus_step", "spend_left", "taken_in_step", "taken_this_round",
+)
 
 
 cdef class Kernel:
@@ -62,6 +146,24 @@ cdef class Kernel:
         if state.is_over:
             return -1
         return state.to_act[0]
+
+    cdef int acting_seats(self, unsigned long long* may, unsigned long long* together) except -1:
+        """The seats that may act now (the engine's ``to_act``: every other seat has no legal
+        move) in ``may``, and in ``together`` those whose moves a parallel step plays together:
+        the engine's ``acting_together`` where the game names them, else ``to_act[0]`` alone
+        (bit sets by seat; subclasses read them directly)."""
+        state = self.state
+        cdef int seat
+        may[0] = together[0] = 0
+        seats = state.to_act
+        for seat in seats:
+            may[0] |= 1ULL << seat
+        if hasattr(state, "acting_together"):
+            for seat in state.acting_together:
+                together[0] |= 1ULL << seat
+        elif seats:
+            together[0] = 1ULL << <int>seats[0]
+        return 0
 
     cdef void write(self, int seat, float* out) except *:
         """The observation of ``seat``: its own block first, then the following seats, then the
@@ -133,14 +235,6 @@ cdef class HarmoniesKernel(Kernel):
     cdef Py_ssize_t pouch_len
     cdef float pouch_counts[6]
     cdef float[:, ::1] planes
-    # an observation writes each cell from its state (the 1s of its plane row, plane_ones) and
-    # its cube flag (cube_of) instead of copying its 19 floats out of the canonical encoding:
-    # the same bytes, with a third of the memory read (sparse: the planes are 0/1 with at most
-    # 3 ones a row, checked when the kernel is made; else the copy)
-    cdef bint sparse
-    cdef int plane_n[16]
-    cdef int plane_ones[16][3]
-    cdef unsigned char cube_of[MAX_SEATS][MAX_CELLS]
     cdef int bits[MAX_CELLS]
     cdef int neigh[MAX_CELLS][6]
     cdef int tree_pts[16]
@@ -149,6 +243,11 @@ cdef class HarmoniesKernel(Kernel):
     cdef int top[16]
     cdef int[:, ::1] animal_pts
     cdef int building_pts, field_pts, island_pts
+    cdef int river_pts[MAX_CELLS + 1]
+    # readers of the game's fields (field_reader), made for the bound game's class
+    cdef object state_type
+    cdef object f_over, f_current, f_central, f_hand, f_pouch, f_row, f_deck, f_took
+    cdef object f_took_card, f_discarded, f_end, f_turn, f_out, f_discards
     cdef object layout
 
     def __init__(self, encoder):
@@ -184,17 +283,6 @@ cdef class HarmoniesKernel(Kernel):
         self.SPIRIT, self.DISCARD, self.END = sp.SPIRIT, sp.DISCARD, sp.END
         self.live_scores = encoder.live_scores
         self.planes = np.ascontiguousarray(encoder_cell_planes(), dtype=np.float32)
-        self.sparse = self.planes.shape[0] <= 16 and self.planes.shape[1] == 18
-        for i in range(self.planes.shape[0] if self.sparse else 0):
-            self.plane_n[i] = 0
-            for j in range(18):
-                if self.planes[i, j] == 0.0:
-                    continue
-                if self.planes[i, j] != 1.0 or self.plane_n[i] == 3:
-                    self.sparse = False
-                    break
-                self.plane_ones[i][self.plane_n[i]] = j
-                self.plane_n[i] += 1
         for i in range(self.n):
             self.bits[i] = encoder.layout.bits[i]
             neighbours = encoder.layout.neighbours[i]
@@ -216,6 +304,8 @@ cdef class HarmoniesKernel(Kernel):
             for j, value in enumerate(card.points):
                 pts[i, j + 1] = value
         self.animal_pts = pts
+        for i in range(MAX_CELLS + 1):
+            self.river_pts[i] = river_points(i)
         self.building_pts = BUILDING_POINTS
         self.field_pts = FIELD_POINTS
         self.island_pts = ISLAND_POINTS
@@ -231,12 +321,24 @@ cdef class HarmoniesKernel(Kernel):
         for s in range(MAX_SEATS):
             self.dirty_cell[s] = -1
         self.pouch_len = -1
+        if type(state) is not self.state_type:
+            (
+                self.f_over, self.f_current, self.f_central, self.f_hand, self.f_pouch,
+                self.f_row, self.f_deck, self.f_took, self.f_took_card, self.f_discarded,
+                self.f_end, self.f_turn, self.f_out, self.f_discards,
+            ) = [field_reader(type(state), name) for name in _H_FIELDS]
+            self.state_type = type(state)
 
     cdef int next_seat(self) except -2:
         state = self.state  # HarmoniesGame.to_act: () once over, else (current,)
-        if state.over:
+        if read_field(self.f_over, state):
             return -1
-        return state.current
+        return read_field(self.f_current, state)
+
+    cdef int acting_seats(self, unsigned long long* may, unsigned long long* together) except -1:
+        cdef int seat = self.next_seat()  # to_act: the current seat alone (no acting_together)
+        may[0] = together[0] = 0 if seat < 0 else 1ULL << seat
+        return 0
 
     cpdef void after(self, int seat, int code) except *:
         """Mark what move ``code`` of ``seat`` changed (see HarmoniesEncoder.after)."""
@@ -303,7 +405,7 @@ cdef class HarmoniesKernel(Kernel):
         cdef float* c = &self.flat[self.boards_size + self.c_hand]
         cdef int color
         memset(c, 0, 6 * sizeof(float))
-        for color in self.state.hand:
+        for color in read_field(self.f_hand, self.state):
             c[color] += 1.0
         self.hand_stale = False
 
@@ -314,7 +416,7 @@ cdef class HarmoniesKernel(Kernel):
         memcpy(row + i * 19, &self.planes[state, 0], 18 * sizeof(float))
         self.cell_state[s][i] = state
         for k in range(self.n):
-            if self.cell_state[s][k] == H_EMPTY:
+            if self.cell_state[s][k] == C_EMPTY:
                 empty += 1
         row[self.o_counts] = empty
 
@@ -330,40 +432,10 @@ cdef class HarmoniesKernel(Kernel):
             memcpy(row + i * 19, &self.planes[state, 0], 18 * sizeof(float))
             bit = self.bits[i]
             row[i * 19 + 18] = (low >> bit) & 1 if bit < 64 else (high >> (bit - 64)) & 1
-            self.cube_of[s][i] = <unsigned char>row[i * 19 + 18]
-            if state == H_EMPTY:
+            if state == C_EMPTY:
                 empty += 1
             self.cell_state[s][i] = state
         row[self.o_counts] = empty
-
-    cdef void write(self, int seat, float* out) except *:
-        """As Kernel.write, with each board's cells written from their states (see sparse)."""
-        if not self.sparse:
-            Kernel.write(self, seat, out)
-            return
-        self.refresh()
-        cdef float* flat = &self.flat[0]
-        cdef float* dst
-        cdef float* cell
-        cdef int k, s, c, j, state, cells = self.cells_len, rest = self.block - self.cells_len
-        for k in range(self.players):
-            s = (seat + k) % self.players
-            dst = out + k * self.block
-            memset(dst, 0, cells * sizeof(float))
-            for c in range(self.n):
-                cell = dst + c * 19
-                state = self.cell_state[s][c]
-                for j in range(self.plane_n[state]):
-                    cell[self.plane_ones[state][j]] = 1.0
-                if self.cube_of[s][c]:
-                    cell[18] = 1.0
-            memcpy(dst + cells, flat + s * self.block + cells, rest * sizeof(float))
-        memcpy(
-            out + self.boards_size,
-            flat + self.boards_size,
-            (self.size - self.boards_size) * sizeof(float),
-        )
-        self.fixup(seat, out)
 
     cdef void encode_cards(self, int s, object board) except *:
         cdef float* row = &self.flat[s * self.block]
@@ -407,6 +479,13 @@ cdef class HarmoniesKernel(Kernel):
                         top += 1
             count += 1
         return count
+
+    cdef int river_value(self, int length) except -1:
+        """``river_points(length)`` (a river holds at most every cell of the board: read from the
+        table made from the scorer when the kernel was made)."""
+        if not 0 <= length <= MAX_CELLS:
+            return river_points(length)
+        return self.river_pts[length]
 
     cdef int river(self, int* label, int group) except -1:
         """Tokens on the longest shortest path inside one blue group (glade.harmonies.scoring)."""
@@ -462,27 +541,27 @@ cdef class HarmoniesKernel(Kernel):
                 colours = 0
                 for j in range(6):
                     k = self.neigh[i][j]
-                    if k >= 0 and cells[k] != H_EMPTY:
+                    if k >= 0 and cells[k] != C_EMPTY:
                         colours |= 1 << self.top[cells[k]]
                 if popcount(colours) >= 3:
                     buildings += self.building_pts
         for i in range(16):
-            member[i] = i == H_F
+            member[i] = i == C_F
         count = self.groups(cells, member, sizes, label)
         for k in range(count):
             if sizes[k] >= 2:
                 fields += self.field_pts
         if self.side_a:
             for i in range(16):
-                member[i] = i == H_W
+                member[i] = i == C_W
             count = self.groups(cells, member, sizes, label)
             for k in range(count):
-                value = river_points(self.river(label, k))
+                value = self.river_value(self.river(label, k))
                 if value > water:
                     water = value
         else:
             for i in range(16):
-                member[i] = i != H_W
+                member[i] = i != C_W
             count = self.groups(cells, member, sizes, label)
             water = self.island_pts * (count if count > 1 else 1)
         for card, placed in board.cards:
@@ -507,13 +586,13 @@ cdef class HarmoniesKernel(Kernel):
         cdef int space, color, slot, card, turn, k
         memset(c, 0, (self.size - self.boards_size) * sizeof(float))
         space = 0
-        for tokens in state.central:
+        for tokens in read_field(self.f_central, state):
             for color in tokens:
                 c[space * 6 + color] += 1.0
             space += 1
-        for color in state.hand:
+        for color in read_field(self.f_hand, state):
             c[self.c_hand + color] += 1.0
-        pouch = state.pouch
+        pouch = read_field(self.f_pouch, state)
         if len(pouch) != self.pouch_len:  # the pouch only shrinks: its size keys the counts
             self.pouch_len = len(pouch)
             for k in range(6):
@@ -523,22 +602,22 @@ cdef class HarmoniesKernel(Kernel):
         for k in range(6):
             c[self.c_pouch + k] = self.pouch_counts[k]
         slot = 0
-        for card in state.row:
+        for card in read_field(self.f_row, state):
             if card >= 0:
                 c[self.c_row + slot * 32 + card] = 1.0
             slot += 1
-        c[self.c_deck] = len(state.deck)  # the size of the draw pile is public
+        c[self.c_deck] = len(read_field(self.f_deck, state))  # the size of the draw pile is public
         k = self.c_flags
-        c[k] = <int>state.took
-        c[k + 1] = <int>state.took_card
-        c[k + 2] = <int>state.discarded
-        c[k + 3] = <int>state.end_triggered
+        c[k] = <int>read_field(self.f_took, state)
+        c[k + 1] = <int>read_field(self.f_took_card, state)
+        c[k + 2] = <int>read_field(self.f_discarded, state)
+        c[k + 3] = <int>read_field(self.f_end, state)
         k = self.c_counters
-        turn = state.turn
+        turn = read_field(self.f_turn, state)
         c[k] = turn
-        c[k + 1] = turn // self.players + (0 if state.over else 1)
-        c[k + 2] = <int>state.out
-        c[k + 3] = len(state.discards)
+        c[k + 1] = turn // self.players + (0 if read_field(self.f_over, state) else 1)
+        c[k + 2] = <int>read_field(self.f_out, state)
+        c[k + 3] = len(read_field(self.f_discards, state))
         self.common_stale = self.hand_stale = False
 
     cdef void fixup(self, int seat, float* out) except *:
@@ -610,6 +689,11 @@ cdef class LivingForestKernel(Kernel):
     cdef int first, acting_phase, cur, n_victims
     cdef int victims[MAX_SEATS]
     cdef float[:, ::1] features
+    # readers of the game's fields (field_reader), made for the bound game's class
+    cdef object state_type
+    cdef object f_round, f_phase, f_to_act, f_together, f_fragments, f_varans, f_sacred
+    cdef object f_current, f_steal, f_left, f_used, f_step, f_bonus, f_spend, f_taken_step
+    cdef object f_taken_round
 
     def __init__(self, encoder, features, int n_cards, int n_trees, int n_sub):
         self.flat = encoder._flat
@@ -681,12 +765,31 @@ cdef class LivingForestKernel(Kernel):
         self.table_stale = self.market_stale = True
         self.round = state.round
         self.phase = state.phase
+        if type(state) is not self.state_type:
+            (
+                self.f_round, self.f_phase, self.f_to_act, self.f_together, self.f_fragments,
+                self.f_varans, self.f_sacred, self.f_current, self.f_steal, self.f_left,
+                self.f_used, self.f_step, self.f_bonus, self.f_spend, self.f_taken_step,
+                self.f_taken_round,
+            ) = [field_reader(type(state), name) for name in _LF_FIELDS]
+            self.state_type = type(state)
 
     cdef int next_seat(self) except -2:
-        acting = self.state.to_act  # its first seat always has a move
+        acting = read_field(self.f_to_act, self.state)  # its first seat always has a move
         if not acting:
             return -1
         return acting[0]
+
+    cdef int acting_seats(self, unsigned long long* may, unsigned long long* together) except -1:
+        """The engine's ``acting_together``, which it documents as the only seats with a legal
+        move now (a spirit that stopped drawing and may still undo it is in ``to_act`` with no
+        legal move)."""
+        cdef int seat
+        together[0] = 0
+        for seat in read_field(self.f_together, self.state):
+            together[0] |= 1ULL << seat
+        may[0] = together[0]
+        return 0
 
     cpdef void after(self, int seat, int code) except *:
         """Mark what move ``code`` of ``seat`` changed (as LivingForestEncoder.after does)."""
@@ -696,7 +799,7 @@ cdef class LivingForestKernel(Kernel):
         if state is None:
             raise RuntimeError("the encoder is not bound to a game; call reset(state) first")
         cdef bint table_was_stale = self.table_stale
-        cdef int rnd = state.round, phase = state.phase
+        cdef int rnd = read_field(self.f_round, state), phase = read_field(self.f_phase, state)
         self.table_stale = True
         if phase == LF_OVER or A_STEAL <= code < A_MOVE:  # a theft touches several spirits
             self.stale = (1u << self.players) - 1
@@ -847,34 +950,34 @@ cdef class LivingForestKernel(Kernel):
         if self.market_stale:
             self.encode_market()
         p = t + self.t_supplies
-        p[0] = <int>state.fragment_supply
-        p[1] = <int>state.varan_supply
+        p[0] = <int>read_field(self.f_fragments, state)
+        p[1] = <int>read_field(self.f_varans, state)
         p = t + self.t_phase
         memset(p, 0, (self.size - self.boards_size - self.t_phase) * sizeof(float))
-        phase = state.phase
+        phase = read_field(self.f_phase, state)
         p[phase] = 1.0
         p += 3
-        self.first = state.sacred_tree
+        self.first = read_field(self.f_sacred, state)
         self.acting_phase = phase == LF_ACTIONS
         self.n_victims = 0
         if self.acting_phase:
-            self.cur = state.current_spirit
-            for victim in state.steal_from:
+            self.cur = read_field(self.f_current, state)
+            for victim in read_field(self.f_steal, state):
                 self.victims[self.n_victims] = victim
                 self.n_victims += 1
-        p[0] = <int>state.round
+        p[0] = <int>read_field(self.f_round, state)
         p += 1 + 2 * MAX_SEATS  # sacred_tree and current: written per observer (fixup)
         if phase == LF_ACTIONS:
-            p[0] = <int>state.actions_left
-            used = state.actions_used
+            p[0] = <int>read_field(self.f_left, state)
+            used = read_field(self.f_used, state)
             for i in range(5):
                 p[1 + i] = used >> i & 1
             p += 6
-            p[<int>state.step] = 1.0
+            p[<int>read_field(self.f_step, state)] = 1.0
             p += self.n_sub
-            p[0] = <int>state.bonus_step
-            p[1] = <int>state.spend_left
-            p[2] = <int>state.taken_in_step
+            p[0] = <int>read_field(self.f_bonus, state)
+            p[1] = <int>read_field(self.f_spend, state)
+            p[2] = <int>read_field(self.f_taken_step, state)
             p += 3
             for kind, _extra in self.pending:
                 p[kind] += 1.0
@@ -913,7 +1016,7 @@ cdef class LivingForestKernel(Kernel):
             p[0] = value
             p += 1
         p = t + self.t_taken
-        for value in self.state.taken_this_round:
+        for value in read_field(self.f_taken_round, self.state):
             p[0] = value
             p += 1
         self.market_stale = False
@@ -1182,6 +1285,7 @@ cdef class SoloCore:
     cdef public double _score
     cdef public Py_ssize_t _total, _n_actions
     cdef public bint _fast  # the compiled kernel runs (else every step is _full_step)
+    cdef cnp.ndarray _raw  # the raw observation before normalising (never handed out)
 
     def sample_legal(self):
         """A uniformly random legal move, from the environment's own generator (``reset(seed)``
@@ -1220,12 +1324,18 @@ cdef class SoloCore:
         cdef bint over = kernel.next_seat() < 0
         self.refusal = None
         cdef double before = self._score
-        raw = kernel.fresh(0)
-        self._score = (<float*>cnp.PyArray_DATA(raw))[self._total]
+        cdef cnp.ndarray raw
+        cdef cnp.npy_intp size = kernel.size
         if self._norm_low is None:
-            obs = raw
-        else:
-            obs = cnp.PyArray_EMPTY(1, cnp.PyArray_DIMS(raw), cnp.NPY_FLOAT32, 0)
+            obs = kernel.fresh(0)
+            self._score = (<float*>cnp.PyArray_DATA(obs))[self._total]
+        else:  # the raw view in a buffer of the env's own, normalised into a new array
+            if self._raw is None or self._raw.shape[0] != size:
+                self._raw = np.empty(size, dtype=np.float32)
+            raw = self._raw
+            kernel.write(0, <float*>cnp.PyArray_DATA(raw))
+            self._score = (<float*>cnp.PyArray_DATA(raw))[self._total]
+            obs = cnp.PyArray_EMPTY(1, &size, cnp.NPY_FLOAT32, 0)
             _normalise_into(
                 <float*>cnp.PyArray_DATA(raw),
                 <float*>cnp.PyArray_DATA(self._norm_low),
@@ -1277,6 +1387,21 @@ cdef inline object _copy(object mapping):
     return PyDict_Copy(mapping) if PyDict_CheckExact(mapping) else dict(mapping)
 
 
+cdef inline bint _keys_are(object mapping, list names, Py_ssize_t count):
+    """``mapping`` is a plain dict whose keys are exactly ``names[:count]``, in that order (the
+    same string objects)."""
+    cdef Py_ssize_t pos = 0, i = 0
+    cdef PyObject* key
+    cdef PyObject* value
+    if not PyDict_CheckExact(mapping) or PyDict_Size(mapping) != count:
+        return False
+    while PyDict_Next(mapping, &pos, &key, &value):
+        if key != PyList_GET_ITEM(names, i):
+            return False
+        i += 1
+    return True
+
+
 cdef class ParallelCore:
     """The per-move half of the PettingZoo parallel environment, compiled: ``step()``,
     ``sample_legal()``, ``sample_actions()`` and the making of every agent's view.
@@ -1284,88 +1409,178 @@ cdef class ParallelCore:
     turn-based conversion); its AEC environment (an ``AECCore``) plays each move and does every
     refusal, so both paths behave the same.
 
-    Recycling. Every step hands out fresh views, but the arrays of a view that nobody can reach
-    any more are used again: the views given two steps ago (``_older``) are kept, and a view dict
-    that only that mapping refers to, whose two arrays only the view dict refers to (and own
-    their data), gets the new observation and mask written into it and is handed out again.
-    Whoever kept a view, an array of it, or a NumPy view of an array holds a reference, so that
-    view is left alone: what anyone can read is never written again (the documented loop drops
-    a step's observations when it rebinds the name to the next step's, so its views come
-    back two steps later)."""
+    Per seat it keeps, as C-level lists, the view handed out by the last ``reset()``/``step()``
+    (``_given``) and the legal moves listed with it (``_legals``); the agents acting in the next
+    step are a bit set. ``_views``, ``_legal_of`` and ``_acting`` show them to the Python methods
+    as the mapping, the dict and the list those use.
 
-    cdef public object aec_env, _views, _legal_of
-    cdef public list _acting  # the agents that act in the next step, in seat order
-    cdef object _older
+    Recycling. Every step hands out fresh views: a mapping, view or array that anyone holds is
+    never written again. But what nobody can reach any more is used again instead of being
+    freed and made anew: the core keeps the observations mappings of the last two steps, and the
+    one from two steps ago, if nothing but the core refers to it (reference counts) and it still
+    holds every agent's entry, is handed out again; inside it, each view dict that only the
+    mapping refers to, whose two arrays only the view dict refers to (and own their data), gets
+    the new observation and mask written into it, and any other entry is replaced by a new view.
+    Whoever kept the mapping, a view, an array or a NumPy view of an array holds a reference, so
+    it is left alone. The documented loop drops a step's observations when it rebinds the name to
+    the next step's, so they come back two steps later. (The rewards, terminations, truncations,
+    infos and actions mappings and the info dicts are small: they are made anew, which costs
+    fewer instructions than refilling them, measured.)"""
+
+    cdef public object aec_env
+    cdef public object agents  # PettingZoo's live agents (a C field: read at every call)
+    cdef object _mapping, _mapping_before  # observations handed out last, and a step before
+    cdef list _names  # the possible agents, by seat
+    cdef list _given, _legals  # per seat (None: no view made for it)
+    cdef unsigned long long _acting_bits  # the seats that act in the next step
+    cdef int _players
     cdef cnp.ndarray _raw  # the raw observation before normalising, for a recycled view
-    cdef bint _together  # the game's engine names the seats acting together (acting_together)
     cdef bint _direct  # a compiled kernel and no per-move rewards: moves played here (_move)
+    cdef object _sampler, _random  # the AEC env's generator and its bound ``random``
+
+    @property
+    def _views(self):
+        """The observations handed out by the last ``reset()``/``step()`` (the mapping itself)."""
+        return self._mapping
+
+    @_views.setter
+    def _views(self, views):
+        self._ensure_seats()
+        self._mapping_before = None
+        self._mapping = views
+        self._given = [views.get(a) if views is not None else None for a in self._names]
+
+    @property
+    def _legal_of(self):
+        """``{agent: its legal moves listed with its last view}``, for the agents that got one."""
+        self._ensure_seats()
+        return {
+            a: legal for a, legal in zip(self._names, self._legals) if legal is not None
+        }
+
+    @_legal_of.setter
+    def _legal_of(self, legal_of):
+        self._ensure_seats()
+        self._legals = [legal_of.get(a) for a in self._names]
+
+    @property
+    def _acting(self):
+        """The agents that act in the next step, in seat order."""
+        self._ensure_seats()
+        return [a for s, a in enumerate(self._names) if self._acting_bits >> s & 1ULL]
+
+    @_acting.setter
+    def _acting(self, acting):
+        self._ensure_seats()
+        cdef unsigned long long bits = 0
+        for agent in acting:
+            bits |= 1ULL << <int>self._names.index(agent)
+        self._acting_bits = bits
+
+    cdef void _ensure_seats(self) except *:
+        """The per-seat lists, for the environment's agents (made once)."""
+        if self._names is not None:
+            return
+        cdef AECCore env = <AECCore?>self.aec_env
+        names = list(env.possible_agents)
+        if len(names) > MAX_SEATS:
+            raise ValueError(f"a game of {len(names)} seats is larger than {MAX_SEATS}")
+        self._players = len(names)
+        self._names = names
+        self._given = [None] * self._players
+        self._legals = [None] * self._players
 
     def _observe_all(self):
         """Every live agent's view (fresh arrays); the acting agent's legal moves are left in
         the AEC environment for its next step, as its own ``last()`` leaves them."""
-        self._older = None  # a new game: nothing to recycle
+        self._ensure_seats()
         cdef AECCore env = <AECCore?>self.aec_env
-        self._together = hasattr(env.game, "acting_together")
+        self._mapping = self._mapping_before = None  # a new game: nothing to recycle
+        self._given = [None] * self._players
         self._direct = isinstance(env._kernel, Kernel) and not env._slow
         return self._views_now(env)
 
-    cdef bint _move(self, AECCore env, object agent, object action) except -1:
-        """AECCore.step's usual case, played here without the Python call: ``agent`` (live, to
-        act now) plays ``action`` if it is a plain int among its legal moves (those listed with
-        its view); False (nothing done) otherwise, and for shaped rewards or a move limit, which
-        the AEC environment's own step handles."""
+    cdef int _seat_of(self, AECCore env, object agent) except -1:
+        """``agent``'s seat (the possible agents' own string objects are recognised at once)."""
+        cdef int s
+        for s in range(self._players):
+            if <PyObject*>agent == PyList_GET_ITEM(self._names, s):
+                return s
+        return env._seat[agent]
+
+    cdef int _move(self, AECCore env, int seat, object action) except -1:
+        """AECCore.step's usual case, played here without the Python call: the agent of
+        ``seat`` (live, to act now) plays ``action`` if it is a plain int among its legal moves
+        (those listed with its view). Returns 1 if it was played and the game goes on, 2 if it
+        was played and ended the game, 0 (nothing done) otherwise, and for shaped rewards or a
+        move limit, which the AEC environment's own step handles."""
         if not self._direct or type(action) is not int:
-            return False
+            return 0
         cdef Py_ssize_t code
         try:
             code = action
         except OverflowError:
-            return False
+            return 0
         cdef Py_ssize_t value
         cdef bint legal = False
-        for value in <list>self._legal_of[agent]:
+        for value in <list>self._legals[seat]:
             if value == code:
                 legal = True
                 break
         if not legal:
-            return False
-        cdef int seat = env._seat[agent]
+            return 0
         cdef Kernel kernel = <Kernel>env._kernel
         env.game.apply_action_id(seat, code, True)
         kernel.after(seat, code)
         cdef int following = kernel.next_seat()
         env._legal_seat = -1
+        agent = self._names[seat]
         if following >= 0:
             env.agent_selection = env.possible_agents[following]
-        else:
-            env.agent_selection = agent
-            env._finish(agent)
-        return True
+            return 1
+        env.agent_selection = agent
+        env._finish(agent)
+        return 2
 
-    cdef dict _views_now(self, AECCore env):
+    cdef object _views_now(self, AECCore env):
+        """Every live agent's view, in a mapping of its own (recycling what nobody can see any
+        more, see the class), with the legal moves and the agents acting in the next step."""
         game = env.game
-        seats = env._seat
-        cdef Py_ssize_t n = env._n_actions, code
+        cdef Py_ssize_t n = env._n_actions, code, i, count
         cdef int seat
-        cdef unsigned long long may_act = 0, together = 0
+        cdef unsigned long long may_act = 0, together = 0, acting = 0
         cdef dict views
-        cdef dict legal_of
-        cdef list acting = []
-        kernel_obj = env._kernel
-        normaliser = env._normaliser
+        cdef list names = self._names
+        cdef list given = self._given
+        cdef list legals = self._legals
         cdef Kernel kernel
         cdef cnp.npy_intp size = n, obs_size
+        cdef PyObject* old = <PyObject*>self._mapping_before
         cdef PyObject* spare
         cdef PyObject* spare_obs
         cdef PyObject* spare_mask
         cdef signed char* m
         cdef cnp.ndarray raw
-        older = self._older
-        self._older = self._views  # this step's views come back two steps from now
-        if older is not None and (_refs(<PyObject*>older) != 1 or type(older) is not dict):
-            older = None  # someone else holds the mapping: every view in it is reachable
-        views = {}
-        legal_of = {}
+        cdef bint in_order, reuse
+        live = env.agents
+        if type(live) is not list:
+            live = list(live)
+        count = len(live)
+        in_order = count == self._players
+        for i in range(count if in_order else 0):
+            if PyList_GET_ITEM(live, i) != PyList_GET_ITEM(names, i):
+                in_order = False
+                break
+        # the mapping handed out two steps ago, if nobody else holds it and it still has every
+        # agent's entry (its views are then looked at one by one)
+        reuse = in_order and _refs(old) == 1 and _keys_are(<object>old, names, count)
+        views = <dict>old if reuse else {}
+        if not in_order:  # some agents have left: no view for them
+            for i in range(self._players):
+                given[i] = None
+                legals[i] = None
+        kernel_obj = env._kernel
+        normaliser = env._normaliser
         if isinstance(kernel_obj, Kernel):
             kernel = <Kernel>kernel_obj
             obs_size = kernel.size
@@ -1375,36 +1590,26 @@ cdef class ParallelCore:
             # now"; every other seat's legal_action_ids is []), and where the rules package
             # names the seats acting together (acting_together), only those: no engine call for
             # the rest. The agents acting in the next step: those, or the one to act.
-            if self._together:
-                for seat in game.acting_together:
-                    together |= 1ULL << seat
-                may_act = together
-            else:
-                to_act = game.to_act
-                for seat in to_act:
-                    may_act |= 1ULL << seat
-                if to_act:
-                    together = 1ULL << <int>to_act[0]
-            for agent in env.agents:
-                seat = seats[agent]
+            kernel.acting_seats(&may_act, &together)
+            for i in range(count):
+                agent = <object>PyList_GET_ITEM(live, i)
+                seat = i if in_order else env._seat[agent]
                 if may_act >> seat & 1ULL:
                     legal = game.legal_action_ids(seat)
                     if together >> seat & 1ULL and legal:
-                        acting.append(agent)
+                        acting |= 1ULL << seat
                 else:
                     legal = []
-                spare = NULL
-                if older is not None:
-                    spare = PyDict_GetItem(older, agent)
-                    if spare != NULL and not (
-                        _refs(spare) == 1
-                        and PyDict_CheckExact(<object>spare)
-                        and len(<dict>spare) == 2
-                    ):
-                        spare = NULL
+                spare = PyDict_GetItemWithError(views, agent) if reuse else NULL
+                if spare != NULL and not (
+                    _refs(spare) == 1
+                    and PyDict_CheckExact(<object>spare)
+                    and PyDict_Size(<object>spare) == 2
+                ):
+                    spare = NULL
                 if spare != NULL:
-                    spare_obs = PyDict_GetItem(<object>spare, _OBSERVATION)
-                    spare_mask = PyDict_GetItem(<object>spare, _ACTION_MASK)
+                    spare_obs = PyDict_GetItemWithError(<object>spare, _OBSERVATION)
+                    spare_mask = PyDict_GetItemWithError(<object>spare, _ACTION_MASK)
                     if not (
                         _spare_array(spare_obs, cnp.NPY_FLOAT32, obs_size)
                         and _spare_array(spare_mask, cnp.NPY_INT8, size)
@@ -1428,75 +1633,112 @@ cdef class ParallelCore:
                         )
                     m = <signed char*>cnp.PyArray_DATA(<cnp.ndarray>spare_mask)
                     memset(m, 0, n)
-                    for code in legal:
+                    for code in <list>legal:
                         if not 0 <= code < n:
                             raise IndexError(f"action {code} is outside 0..{n - 1}")
                         m[code] = 1
-                elif legal:
-                    view = {
-                        _OBSERVATION: _fresh_view(kernel, seat, low, scale),
-                        _ACTION_MASK: _mask_of(legal, n),
-                    }
                 else:
-                    view = {
-                        _OBSERVATION: _fresh_view(kernel, seat, low, scale),
-                        _ACTION_MASK: cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0),
-                    }
-                views[agent] = view
-                legal_of[agent] = legal
+                    if legal:
+                        view = {
+                            _OBSERVATION: _fresh_view(kernel, seat, low, scale),
+                            _ACTION_MASK: _mask_of(legal, n),
+                        }
+                    else:
+                        view = {
+                            _OBSERVATION: _fresh_view(kernel, seat, low, scale),
+                            _ACTION_MASK: cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0),
+                        }
+                    PyDict_SetItem(views, agent, view)  # (in a recycled mapping: replaced)
+                given[seat] = view
+                legals[seat] = legal
         else:  # the encoder's Python path (compiled=False)
             seat_view = env._seat_view
-            for agent in env.agents:
-                legal, view = seat_view(kernel_obj, game, seats[agent], n)
+            legal_of = {}
+            views = {}
+            for i in range(count):
+                agent = <object>PyList_GET_ITEM(live, i)
+                seat = env._seat[agent]
+                legal, view = seat_view(kernel_obj, game, seat, n)
                 if normaliser is not None:
                     view["observation"] = normaliser(view["observation"])
                 views[agent] = view
+                given[seat] = view
+                legals[seat] = legal
                 legal_of[agent] = legal
-            acting = self._acting_now(legal_of)
+            for agent in self._acting_now(legal_of):
+                acting |= 1ULL << <int>env._seat[agent]
         active = env.agent_selection
-        legal = legal_of.get(active)
+        seat = self._seat_of(env, active)
+        legal = legals[seat]
         if legal is not None:
             env._legal = legal
-            env._legal_seat = seats[active]
-        self._views = views
-        self._legal_of = legal_of
-        self._acting = acting
+            env._legal_seat = seat
+        self._mapping_before = self._mapping  # (comes back in two steps)
+        self._mapping = views
+        self._acting_bits = acting
         return views
 
-    cdef object _play_together(self, AECCore env, list acting, object actions):
+    cdef dict _infos_now(self, AECCore env, object active):
+        """Every agent's info: a copy of the AEC env's (which stay as they are) with
+        ``active_agent`` added. (These small dicts are made anew: refilling them costs more than
+        copying, measured; see docs/rl.md.)"""
+        cdef dict infos = {}
+        cdef PyObject* key
+        cdef PyObject* value
+        cdef Py_ssize_t pos = 0
+        source = env.infos
+        if not PyDict_CheckExact(source):
+            source = dict(source)
+        while PyDict_Next(source, &pos, &key, &value):
+            info = _copy(<object>value)
+            PyDict_SetItem(info, _ACTIVE_AGENT, active)
+            PyDict_SetItem(infos, <object>key, info)
+        return infos
+
+    cdef object _play_together(self, AECCore env, object actions):
         """Every acting agent's action checked (the first that is missing, not an index or not
         legal raises IllegalAction, nothing applied), then each applied in seat order; a move
         that ends or truncates the game leaves the rest unplayed. Returns the rewards summed
         over the moves when the AEC environment gives rewards per move (shaped, or a move
         limit: its Python path), else None (they change only when the game ends)."""
-        cdef dict legal_of = self._legal_of
-        cdef list codes = []
-        cdef Py_ssize_t i, k = len(acting)
-        for i in range(k):
-            agent = acting[i]
-            try:
-                action = actions[agent]
-            except KeyError:
-                action = None
-            if type(action) is int and action in <list>legal_of[agent]:
-                codes.append(action)
+        cdef list names = self._names, legals = self._legals
+        cdef unsigned long long acting = self._acting_bits
+        cdef list codes = [None] * self._players
+        cdef PyObject* found
+        cdef int seat, played
+        for seat in range(self._players):
+            if not acting >> seat & 1ULL:
+                continue
+            agent = names[seat]
+            found = PyDict_GetItemWithError(actions, agent) if PyDict_CheckExact(actions) else NULL
+            if found != NULL:
+                action = <object>found
             else:
-                codes.append(self._checked_action(agent, actions))  # raises unless legal
-        seats = env._seat
+                try:
+                    action = actions[agent]
+                except KeyError:
+                    action = None
+            if type(action) is int and action in <list>legals[seat]:
+                codes[seat] = action
+            else:
+                codes[seat] = self._checked_action(agent, actions)  # raises unless legal
         cdef bint slow = env._slow
         cdef dict total = None
         if slow:
             total = {a: 0.0 for a in env.agents}
-        for i in range(k):
-            agent = acting[i]
-            env.agent_selection = agent
-            if self._move(env, agent, codes[i]):
-                if env.terminations[agent]:
-                    break
+        for seat in range(self._players):
+            if not acting >> seat & 1ULL:
                 continue
-            env._legal = legal_of[agent]
-            env._legal_seat = seats[agent]
-            env.step(codes[i])
+            agent = names[seat]
+            env.agent_selection = agent
+            played = self._move(env, seat, codes[seat])
+            if played == 1:
+                continue
+            if played == 2:
+                break
+            env._legal = legals[seat]
+            env._legal_seat = seat
+            env.step(codes[seat])
             if slow:
                 for a, value in env.rewards.items():
                     total[a] += value
@@ -1510,34 +1752,39 @@ cdef class ParallelCore:
         cdef AECCore env = <AECCore?>self.aec_env
         if not self.agents:
             return {}, {}, {}, {}, {}
-        cdef list acting = self._acting
+        cdef unsigned long long acting = self._acting_bits
+        cdef int played = 0, seat
+        cdef PyObject* found
         rewards = None
-        if len(acting) > 1:
-            rewards = self._play_together(env, acting, actions)
+        if acting & (acting - 1):  # several agents act together
+            rewards = self._play_together(env, actions)
         else:
             active = env.agent_selection
-            try:
-                action = actions[active]
-            except KeyError:
-                action = self._checked_action(active, actions)  # (raises: no action for it)
-            if not self._move(env, active, action):
+            found = PyDict_GetItemWithError(actions, active) if PyDict_CheckExact(actions) else NULL
+            if found != NULL:
+                action = <object>found
+            else:
+                try:
+                    action = actions[active]
+                except KeyError:
+                    action = self._checked_action(active, actions)  # (raises: no action for it)
+            seat = self._seat_of(env, active)
+            played = self._move(env, seat, action)
+            if not played:
                 env.step(action)  # (anything unusual: the AEC env plays or refuses it)
         live = env.agents
         active = env.agent_selection
-        cdef dict infos
-        if live and not (env.terminations[active] or env.truncations[active]):
-            # the game goes on (no dead steps to come): the agent to act is known now. (These
-            # mappings and info dicts are small: copying them costs less than recycling them,
-            # as the views are, measured.)
+        if played == 1 or (
+            played == 0
+            and live
+            and not (env.terminations[active] or env.truncations[active])
+        ):
+            # the game goes on (no dead steps to come): the agent to act is known now
             if rewards is None:
                 rewards = _copy(env.rewards)
             terminations = _copy(env.terminations)
             truncations = _copy(env.truncations)
-            infos = {}
-            for agent, info in env.infos.items():  # copies: the AEC env's stay as they are
-                info = _copy(info)
-                info[_ACTIVE_AGENT] = active
-                infos[agent] = info
+            infos = self._infos_now(env, active)
             observations = self._views_now(env)
             self.agents = live
             return observations, rewards, terminations, truncations, infos
@@ -1561,38 +1808,64 @@ cdef class ParallelCore:
         self.agents = env.agents
         return observations, rewards, terminations, truncations, infos
 
+    cdef inline object _draw(self, AECCore env, list legal):
+        """A uniformly random entry of ``legal`` (not empty), from the AEC env's generator."""
+        sampler = env._sampler
+        if sampler is not self._sampler:  # a new generator (reset): its bound method, once
+            self._sampler = sampler
+            self._random = sampler.random
+        cdef double r = self._random()
+        return legal[<Py_ssize_t>(r * len(legal))]
+
     def sample_legal(self, agent, observation):
         """A uniformly random legal action for ``agent`` (see GladeParallelEnv)."""
-        cdef AECCore env
-        cdef double r
-        legal = self._legal_of.get(agent)
-        if legal is not None and observation is self._views.get(agent):
-            env = <AECCore?>self.aec_env
-            if not legal or agent not in self._acting:
-                return 0
-            r = env._sampler.random()
-            return legal[<Py_ssize_t>(r * len(legal))]
+        cdef AECCore env = <AECCore?>self.aec_env
+        cdef int seat
+        if self._names is not None and agent in self.agents:
+            seat = self._seat_of(env, agent)
+            legal = self._legals[seat]
+            if legal is not None and observation is self._given[seat]:
+                if not legal or not self._acting_bits >> seat & 1ULL:
+                    return 0
+                return self._draw(env, <list>legal)
         return self._full_sample_legal(agent, observation)
 
     def sample_actions(self, observations):
         """``{agent: sample_legal(agent, observations[agent])}`` for every live agent, in one
         call (see GladeParallelEnv)."""
         cdef AECCore env = <AECCore?>self.aec_env
-        cdef dict actions = {}
-        cdef dict views = self._views
-        cdef dict legal_of = self._legal_of
-        cdef list acting = self._acting
-        cdef double r
-        for agent in self.agents:
-            observation = observations[agent]
-            legal = legal_of.get(agent)
-            if legal is None or observation is not views.get(agent):
-                actions[agent] = self._full_sample_legal(agent, observation)
-            elif not legal or agent not in acting:
-                actions[agent] = 0
+        cdef dict actions
+        cdef list names = self._names, given = self._given, legals = self._legals
+        cdef unsigned long long acting = self._acting_bits
+        cdef Py_ssize_t i, count
+        cdef int seat
+        cdef PyObject* found
+        cdef bint exact = PyDict_CheckExact(observations), in_order
+        live = self.agents
+        if type(live) is not list:
+            live = list(live)
+        count = len(live)
+        in_order = count == self._players
+        for i in range(count if in_order else 0):
+            if PyList_GET_ITEM(live, i) != PyList_GET_ITEM(names, i):
+                in_order = False
+                break
+        actions = {}
+        for i in range(count):
+            agent = <object>PyList_GET_ITEM(live, i)
+            seat = i if in_order else self._seat_of(env, agent)
+            found = PyDict_GetItemWithError(observations, agent) if exact else NULL
+            if found != NULL:
+                observation = <object>found
             else:
-                r = env._sampler.random()
-                actions[agent] = legal[<Py_ssize_t>(r * len(legal))]
+                observation = observations[agent]  # (raises KeyError for a missing agent)
+            legal = legals[seat]
+            if legal is None or <PyObject*>observation != PyList_GET_ITEM(given, seat):
+                PyDict_SetItem(actions, agent, self._full_sample_legal(agent, observation))
+            elif not acting >> seat & 1ULL or not legal:
+                PyDict_SetItem(actions, agent, 0)
+            else:
+                PyDict_SetItem(actions, agent, self._draw(env, <list>legal))
         return actions
 
 

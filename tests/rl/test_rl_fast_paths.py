@@ -204,6 +204,31 @@ def test_parallel_views_are_recycled_only_when_nobody_can_see_them(normalize: bo
         if step % 7 == 3:
             assert held_info == held_copy  # a kept info dict keeps its step's values
     assert recycled > 100  # the documented loop's views do come back
+    # whole mappings kept (a replay buffer of steps' outputs): never changed, entries included
+    observations, infos = env.reset(seed=6)
+    held: list[tuple[Any, dict[str, Any], dict[str, bytes]]] = []
+    given: list[int] = []  # the id of each step's mapping
+    again = 0
+    for step in range(200):
+        if not env.agents:
+            break
+        again += len(given) >= 2 and id(observations) == given[-2]
+        given.append(id(observations))
+        if step % 5 == 0:
+            entries = dict(observations)
+            data = {a: v["observation"].tobytes() for a, v in entries.items()}
+            held.append((observations, entries, data))
+        actions = env.sample_actions(observations)
+        if step % 5 == 1:  # changed by its user, then dropped
+            del observations["player_0"]
+            observations["player_9"] = {"observation": np.zeros(3), "action_mask": np.zeros(3)}
+        observations, _rewards, _terminations, _truncations, infos = env.step(actions)
+        assert list(observations) == env.agents  # every agent's view, whatever was done above
+        for mapping, entries, data in held:
+            assert dict(mapping) == entries  # the same view objects, nothing added or removed
+            for agent, view in entries.items():
+                assert view["observation"].tobytes() == data[agent]
+    assert again > 50, again  # the mappings nobody holds come back
     # a recycled view is a complete, current one: the same as a fresh view made now
     for agent, view in observations.items():
         env_views = env._views

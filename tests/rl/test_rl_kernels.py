@@ -334,3 +334,68 @@ def test_the_pure_python_aec_protocol_plays_the_same_episodes_as_the_compiled_on
     for game in ("harmonies", "living-forest"):
         assert runs["pure"][game][0] > 50  # a whole game, to its end
         assert runs["pure"][game] == runs["compiled"][game]
+
+
+class _Fields:
+    """Properties of the kinds field_reader tells apart."""
+
+    __slots__ = ("_a", "_b", "plain")
+
+    def __init__(self) -> None:
+        self._a, self._b, self.plain = [1], 2, "slot"
+
+    @property
+    def a(self) -> list[int]:
+        """Only returns a slot: read through the slot's descriptor."""
+        return self._a
+
+    @property
+    def b_plus_one(self) -> int:
+        return self._b + 1  # does more than return a slot: read through the property
+
+    @property
+    def other(self) -> int:
+        return _Fields.__name__.count("F")  # returns no slot of the instance
+
+
+class _Shadowing(_Fields):
+    __slots__ = ()
+
+    def __getattribute__(self, name: str) -> Any:  # attribute reads go through here
+        return "shadowed" if name == "_a" else object.__getattribute__(self, name)
+
+
+@pytest.mark.skipif(not kernels.COMPILED, reason="the compiled kernels are not built")
+def test_field_readers_read_exactly_what_the_attributes_give() -> None:
+    import types
+
+    compiled = kernels.compiled_module()
+    reader = compiled.field_reader
+    assert type(reader(_Fields, "a")) is types.MemberDescriptorType  # the slot _a
+    assert type(reader(_Fields, "plain")) is types.MemberDescriptorType  # a slot itself
+    assert reader(_Fields, "b_plus_one") is _Fields.__dict__["b_plus_one"]
+    assert reader(_Fields, "other") is _Fields.__dict__["other"]
+    assert type(reader(_Shadowing, "a")) is property  # its own __getattribute__: no shortcut
+    assert type(reader(_Fields, "missing")) is property  # (getattr: AttributeError when read)
+    for cls in (_Fields, _Shadowing):
+        state = cls()
+        for name in ("a", "plain", "b_plus_one", "other"):
+            assert compiled.read_field_of(reader(cls, name), state) == getattr(state, name)
+    with pytest.raises(AttributeError):
+        compiled.read_field_of(reader(_Fields, "missing"), _Fields())
+    # every field the kernels read, on real games, as the engines' own attributes give them
+    lf = glade.new_game("living-forest", seed=3, players=3)
+    harmonies = glade.new_game("harmonies", seed=3, players=2)
+    rng = random.Random(3)
+    for _ in range(120):
+        for state, names in ((lf, compiled._LF_FIELDS), (harmonies, compiled._H_FIELDS)):
+            if state.is_over:
+                continue
+            for name in names:
+                value = compiled.read_field_of(reader(type(state), name), state)
+                assert value == getattr(state, name) and type(value) is type(getattr(state, name))
+            seat = state.to_act[0]
+            state.apply_action_id(seat, rng.choice(state.legal_action_ids(seat)), True)
+    lf_readers = {name: reader(type(lf), name) for name in compiled._LF_FIELDS}
+    assert type(lf_readers["phase"]) is types.MemberDescriptorType  # the shortcut is taken
+    assert type(lf_readers["acting_together"]) is property  # computed: read as it is
