@@ -454,6 +454,26 @@ def cpu_seconds(pids: list[int]) -> float:
     return total / tick
 
 
+def postgres_cpu() -> dict[int, float]:
+    """User + system CPU time so far of every process of this machine named ``postgres`` (the
+    backends of a local PostgreSQL serving the servers), by pid; those it cannot read are left
+    out."""
+    tick = os.sysconf("SC_CLK_TCK")
+    seen: dict[int, float] = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as fh:
+                head, _, rest = fh.read().rpartition(")")
+        except OSError:
+            continue  # gone meanwhile
+        if head.endswith("(postgres"):
+            fields = rest.split()
+            seen[int(entry)] = (int(fields[11]) + int(fields[12])) / tick
+    return seen
+
+
 def cpu_self() -> float:
     """User + system CPU time of this process so far (every thread)."""
     t = os.times()
@@ -515,9 +535,12 @@ def _drive_in_process(
     out.close()
 
 
-def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dict[str, Any]:
+def run(
+    args: argparse.Namespace, urls: list[str], pids: list[int], database: bool = False
+) -> dict[str, Any]:
     """``args.clients`` load processes against ``urls``; the servers' CPU (``pids``) is read
-    over the same measured window."""
+    over the same measured window, and with ``database`` that of the local PostgreSQL too (a
+    backend started within the window counts whole)."""
     start = time.perf_counter() + 0.5  # the load processes start meanwhile
     ctx = multiprocessing.get_context("fork")
     pipes, workers = [], []
@@ -531,8 +554,13 @@ def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dict[str,
     opens = start + args.warmup
     time.sleep(max(0.0, opens - time.perf_counter()))
     cpu_before = cpu_seconds(pids) if pids else 0.0
+    db_before = postgres_cpu() if database else {}
+    load_start = [round(x, 2) for x in os.getloadavg()]
     time.sleep(max(0.0, opens + args.seconds - time.perf_counter()))
     cpu = cpu_seconds(pids) - cpu_before if pids else float("nan")
+    db_cpu = float("nan")
+    if database:
+        db_cpu = sum(v - db_before.get(pid, 0.0) for pid, v in postgres_cpu().items())
     load = [round(x, 2) for x in os.getloadavg()]
     reports = []
     for here, worker in zip(pipes, workers, strict=True):
@@ -584,6 +612,8 @@ def run(args: argparse.Namespace, urls: list[str], pids: list[int]) -> dict[str,
         "clients": args.clients,
         "client_cpu_ms_per_action": per_action(client_cpu),
         "client_cpu_cores": round(client_cpu / args.seconds, 2),
+        "database_cpu_ms_per_action": per_action(db_cpu),
+        "load_average_start": load_start,
         "load_average": load,
         "errors": sum(errors.values()),
         "error_kinds": errors,
@@ -631,7 +661,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         urls = args.url.split(",")
     try:
-        report = run(args, urls, [p.pid for p in procs])
+        local_pg = bool(args.db) and args.db.startswith("postgres") and args.url is None
+        report = run(args, urls, [p.pid for p in procs], database=local_pg)
     finally:
         for proc in procs:
             proc.terminate()
