@@ -1387,6 +1387,18 @@ cdef inline object _copy(object mapping):
     return PyDict_Copy(mapping) if PyDict_CheckExact(mapping) else dict(mapping)
 
 
+cdef inline bint _all_in_order(list live, list names, Py_ssize_t players):
+    """``live`` (the agents still in the game) is every agent, in seat order: ``names`` itself
+    (the same string objects)."""
+    cdef Py_ssize_t i
+    if len(live) != players:
+        return False
+    for i in range(players):
+        if PyList_GET_ITEM(live, i) != PyList_GET_ITEM(names, i):
+            return False
+    return True
+
+
 cdef inline bint _keys_are(object mapping, list names, Py_ssize_t count):
     """``mapping`` is a plain dict whose keys are exactly ``names[:count]``, in that order (the
     same string objects)."""
@@ -1566,11 +1578,7 @@ cdef class ParallelCore:
         if type(live) is not list:
             live = list(live)
         count = len(live)
-        in_order = count == self._players
-        for i in range(count if in_order else 0):
-            if PyList_GET_ITEM(live, i) != PyList_GET_ITEM(names, i):
-                in_order = False
-                break
+        in_order = _all_in_order(live, names, self._players)
         # the mapping handed out two steps ago, if nobody else holds it and it still has every
         # agent's entry (its views are then looked at one by one)
         reuse = in_order and _refs(old) == 1 and _keys_are(<object>old, names, count)
@@ -1845,11 +1853,7 @@ cdef class ParallelCore:
         if type(live) is not list:
             live = list(live)
         count = len(live)
-        in_order = count == self._players
-        for i in range(count if in_order else 0):
-            if PyList_GET_ITEM(live, i) != PyList_GET_ITEM(names, i):
-                in_order = False
-                break
+        in_order = _all_in_order(live, names, self._players)
         actions = {}
         for i in range(count):
             agent = <object>PyList_GET_ITEM(live, i)

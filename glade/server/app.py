@@ -887,13 +887,14 @@ def _begin(
         origin = Origin(conn, ref)
         task = tables.start_act(room, seat, action, version, by_player=True, origin=origin)
     except ApiError as exc:
-        conn.say(
-            orjson.dumps(
-                {"type": "refused", "ref": ref, "status": exc.status, **exc.to_json()}
-            ).decode()
-        )
+        conn.say(orjson.dumps(_refused(ref, exc)).decode())
         return None
     return _Begun(ref, task, origin)
+
+
+def _refused(ref: Any, exc: ApiError) -> dict[str, Any]:
+    """A socket's answer to its action ``ref`` refused with ``exc`` (nothing changed)."""
+    return {"type": "refused", "ref": ref, "status": exc.status, **exc.to_json()}
 
 
 def _finish(begun: _Begun, conn: Connection) -> None:
@@ -904,12 +905,7 @@ def _finish(begun: _Begun, conn: Connection) -> None:
     ref, task = begun.ref, begun.task
     exc = task.exception()
     if isinstance(exc, ApiError):
-        answer: dict[str, Any] = {
-            "type": "refused",
-            "ref": ref,
-            "status": exc.status,
-            **exc.to_json(),
-        }
+        answer = _refused(ref, exc)
     elif exc is not None:  # as the app's 500 handler: logged, nothing changed
         log.error("unexpected error on a WebSocket action", exc_info=exc)
         answer = {"type": "refused", "ref": ref, "status": 500, "error": SERVER_ERROR}

@@ -2,9 +2,10 @@
 
 One writer thread owns the writing connection and commits whatever has queued up in one transaction
 (group commit), so many tables share each disk flush and an action is acknowledged only once its
-transaction has committed. The event loop hands its writes over in bunches (every write of one
-turn of the loop is one item for the writer, and their futures are settled with one wake-up of
-the loop): the hand-off of each write on its own cost the loop more than its SQL. Reads go through a second connection on their own thread. SQLite
+transaction has committed. The event loop hands its writes over in bunches (``write_soon``: at
+most one every ``HAND_OVER_SECONDS``, and a bunch's futures settled with one wake-up of the loop):
+the hand-off of each write on its own cost the loop more than its SQL. Reads go through a second
+connection on their own thread. SQLite
 (the default, WAL journal) and PostgreSQL (``postgresql://`` URLs, psycopg 3) speak the same SQL
 here; the schema is created and upgraded by numbered migrations recorded in ``schema_migrations``.
 """

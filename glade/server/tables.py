@@ -403,6 +403,16 @@ class Tables:
     async def _wait(future: Future[T]) -> T:
         return await asyncio.wrap_future(future)
 
+    async def _storing(self, room: Room, version: int, write: asyncio.Future[None]) -> None:
+        """Wait for ``write``, the storing of ``version`` of ``room``, as :meth:`_write_or_503`;
+        meanwhile ``room.writing`` is that version (its announcement, heard back, is this
+        process's own)."""
+        room.writing = version
+        try:
+            await self._write_or_503(write)
+        finally:
+            room.writing = None
+
     async def _write_or_503(self, future: Future[None] | asyncio.Future[None]) -> None:
         try:
             await asyncio.wrap_future(future)
@@ -853,9 +863,10 @@ class Tables:
                 if over or new_version % self.settings.snapshot_every == 0
                 else None
             )
-            room.writing = new_version
             try:
-                await self._write_or_503(
+                await self._storing(
+                    room,
+                    new_version,
                     self.storage.record_action(
                         room.id,
                         new_version,
@@ -865,18 +876,13 @@ class Tables:
                         now,
                         snapshot,
                         extra,
-                    )
+                    ),
                 )
             except StorageConflict:
                 # another process stored this version first: catch up, and say so
-                room.writing = None
                 await self._catch_up(room)
                 conflict = True
-            except BaseException:
-                room.writing = None
-                raise
             else:
-                room.writing = None
                 before = state.log
                 room.state = after
                 room.version = new_version

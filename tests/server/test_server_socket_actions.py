@@ -47,6 +47,18 @@ def _same_table(c: Any, game_id: str, token: str | None, before: dict[str, Any])
     assert len(c.get(f"/api/games/{game_id}/log").json()["history"]) == before["version"]
 
 
+def _closed_by(c: Any, url: str, token: str, message: dict[str, Any], times: int = 1) -> int:
+    """The close code of a socket of ``token`` that sends ``message`` ``times`` times, reading an
+    answer after each (the socket must close before the last)."""
+    with c.websocket_connect(f"{url}/ws?token={token}") as ws:
+        ws.receive_json()
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(times):
+                ws.send_text(json.dumps(message))
+                ws.receive_json()
+        return int(closed.value.code)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_socket_actions_answer_as_post_does(any_client: Any, game: str) -> None:
     """The same refusals (status, sentence, code, params) as POST; an accepted action is pushed
@@ -186,12 +198,7 @@ def test_oversized_and_flooding_socket_clients_are_closed_and_change_nothing(
         big = {"type": "action", "action": action, "version": 0, "ref": 1, "pad": "x" * 5000}
         for size in (5000, 70_000):  # over the body limit; over the frame limit
             big["pad"] = "x" * size
-            with c.websocket_connect(f"{url}/ws?token={tokens[0]}") as ws:
-                ws.receive_json()
-                ws.send_text(json.dumps(big))
-                with pytest.raises(WebSocketDisconnect) as closed:
-                    ws.receive_json()
-                assert closed.value.code in (1008, 1009)
+            assert _closed_by(c, url, tokens[0], big) in (1008, 1009)
         _same_table(c, game_id, tokens[0], mine)
     settings = make_settings(f"sqlite:///{tmp_path / 'h.db'}", messages_per_second=5)
     with TestClient(create_app(settings)) as c:
@@ -200,13 +207,7 @@ def test_oversized_and_flooding_socket_clients_are_closed_and_change_nothing(
         mine = c.get(url, headers=bearer(tokens[1])).json()
         action = mine["legal_actions"][0] if mine["legal_actions"] else {"type": "x"}
         stale = {"type": "action", "action": action, "version": 99}
-        with c.websocket_connect(f"{url}/ws?token={tokens[1]}") as ws:
-            ws.receive_json()
-            with pytest.raises(WebSocketDisconnect) as closed:
-                for _ in range(200):
-                    ws.send_text(json.dumps(stale))
-                    ws.receive_json()
-            assert closed.value.code == 1008
+        assert _closed_by(c, url, tokens[1], stale, times=200) == 1008
         room = c.app.state.tables.rooms[game_id]  # type: ignore[attr-defined]
         assert room.version == mine["version"] == 0 and room.state.log == []
 
@@ -254,21 +255,10 @@ def test_oversized_and_flooding_clients_of_a_live_server_are_closed_and_change_n
             action = mine["legal_actions"][0]
             for size in (20_000, 70_000):
                 big = {"type": "action", "action": action, "version": 0, "pad": "x" * size}
-                with c.websocket_connect(f"{url}/ws?token={tokens[0]}") as ws:
-                    ws.receive_json()
-                    ws.send_text(json.dumps(big))
-                    with pytest.raises(WebSocketDisconnect) as closed:
-                        ws.receive_json()
-                    assert closed.value.code in (1008, 1009)
+                assert _closed_by(c, url, tokens[0], big) in (1008, 1009)
             time.sleep(3)  # the rate limit's bucket fills again
             stale = {"type": "action", "action": action, "version": 99}
-            with c.websocket_connect(f"{url}/ws?token={tokens[1]}") as ws:
-                ws.receive_json()
-                with pytest.raises(WebSocketDisconnect) as closed:
-                    for _ in range(200):
-                        ws.send_text(json.dumps(stale))
-                        ws.receive_json()
-                assert closed.value.code == 1008
+            assert _closed_by(c, url, tokens[1], stale, times=200) == 1008
             time.sleep(3)
             _same_table(c, game_id, tokens[0], mine)
             assert mine["version"] == 0
