@@ -209,6 +209,14 @@ class Guard(NamedTuple):
     params: Params
 
 
+class Announce(NamedTuple):
+    """PostgreSQL: a change announced on :data:`CHANNEL` at commit. A transaction's
+    announcements are sent by one statement at its end, in the order they were made."""
+
+    sql: str
+    params: Params
+
+
 class StorageError(RuntimeError):
     """The database refused or failed a write; the action it carried was not stored."""
 
@@ -431,7 +439,8 @@ class Storage:
         self._reader: _Conn | None = None
         self._closed = False
         self._listener: threading.Thread | None = None
-        self._writer_conn = _Conn(self.dialect)
+        self._writer_pid: int | None = None
+        self._writer_conn = self._writer_connect()
         self._writer.start()
 
     # ------------------------------------------------------------------ schema
@@ -511,6 +520,14 @@ class Storage:
         elif writes:
             self._writes.put(writes)
 
+    def _writer_connect(self) -> _Conn:
+        """A connection for the writer; on PostgreSQL its server process id is kept, so that
+        the listener knows this process's own announcements (``_writer_pid``)."""
+        conn = _Conn(self.dialect)
+        if self.kind == "postgresql":
+            self._writer_pid = conn.raw.info.backend_pid
+        return conn
+
     def _write_loop(self) -> None:
         try:
             self._write_batches()
@@ -551,7 +568,7 @@ class Storage:
                 with contextlib.suppress(Exception):
                     conn.close()
                 try:
-                    conn = self._writer_conn = _Conn(self.dialect)
+                    conn = self._writer_conn = self._writer_connect()
                 except Exception:  # noqa: BLE001 - retried on the next batch
                     time.sleep(0.5)
             _settle_all(outcomes)
@@ -568,13 +585,20 @@ class Storage:
             with conn.batch() as pipeline:
                 conn.begin()
                 guarded: list[Any] = []
+                told: list[str] = []
                 for write in batch:
                     for statement in write.statements:
                         sql, params = statement
-                        if isinstance(statement, Guard):
+                        if isinstance(statement, Announce):
+                            told.append(params[1])
+                        elif isinstance(statement, Guard):
                             guarded.append(conn.execute_counted(sql, params))
                         else:
                             conn.execute(sql, params)
+                if told:  # in order; a plain SELECT over unnest calls pg_notify row by row
+                    conn.execute(
+                        "SELECT pg_notify(?, told) FROM unnest(?::text[]) AS told", (CHANNEL, told)
+                    )
                 if guarded:
                     if pipeline is not None:
                         pipeline.sync()  # PostgreSQL: the row counts arrive with the results
@@ -705,7 +729,7 @@ class Storage:
         """PostgreSQL: tell every listening process, at commit, that the game changed."""
         if self.kind != "postgresql":
             return []
-        return [("SELECT pg_notify(?, ?)", (CHANNEL, f"{game_id} {what}"))]
+        return [Announce("SELECT pg_notify(?, ?)", (CHANNEL, f"{game_id} {what}"))]
 
     def changes_since(
         self, game_id: str, version: int
@@ -728,7 +752,7 @@ class Storage:
 
     def listen(self, heard: Callable[[str, str], None], reconnected: Callable[[], None]) -> None:
         """PostgreSQL: call ``heard(game_id, what)`` (on a thread) for every change any process
-        commits, and ``reconnected()`` after the listening connection was lost and came back
+        commits but this process's own actions (its tables have them), and ``reconnected()`` after the listening connection was lost and came back
         (changes may have been missed). SQLite: nothing (one process)."""
         if self.kind != "postgresql" or self._listener is not None:
             return
@@ -755,6 +779,9 @@ class Storage:
                 while not self._closed:
                     for note in conn.raw.notifies(timeout=0.5):
                         game_id, _, what = note.payload.partition(" ")
+                        if note.pid == self._writer_pid and what[:1].isdigit():
+                            # an action this process stored: its table has it already
+                            continue
                         heard(game_id, what)
             except Exception:  # noqa: BLE001 - the connection broke: listen again
                 time.sleep(0.2)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import queue
 import random
 import time
 from concurrent.futures import Future
@@ -145,6 +146,52 @@ def test_a_failing_write_in_a_group_commit_does_not_take_the_others_down(db_url:
             dup.result(10)
     finally:
         storage.close()
+
+
+def _heard_until(heard: queue.Queue[tuple[str, str]], last: str) -> list[str]:
+    """What a listener heard, in order, up to and including ``last`` (10 s at most)."""
+    got: list[str] = []
+    while last not in got:
+        got.append(heard.get(timeout=10)[1])
+    return got
+
+
+def test_changes_reach_the_other_processes_in_order_and_not_a_process_its_own_actions(
+    pg_url: str,
+) -> None:
+    one, two = Storage(pg_url), Storage(pg_url)
+    heard: dict[Storage, queue.Queue[tuple[str, str]]] = {one: queue.Queue(), two: queue.Queue()}
+    try:
+        for storage in (one, two):
+            storage.listen(lambda g, w, q=heard[storage]: q.put((g, w)), lambda: None)
+        game = f"told-{random.getrandbits(32):x}"
+        one.write([(INSERT_GAME, (game,))]).result(10)
+        n = 0  # the listeners LISTEN on threads of their own: chat until both hear
+        while heard[one].empty() or heard[two].empty():
+            n += 1
+            one.add_chat(game, n, 0, None, "hello", 1.0).result(10)
+            time.sleep(0.2)
+        for q in heard.values():
+            _heard_until(q, f"chat {n}")
+
+        async def three_actions() -> None:  # one bunch of writes: one transaction
+            await asyncio.gather(
+                *(one.record_action(game, v, v % 2, f'{{"v": {v}}}', False, 1.0) for v in (1, 2, 3))
+            )
+
+        asyncio.run(three_actions())
+        one.add_chat(game, n + 1, 0, None, "bye", 1.0).result(10)
+        chat = f"chat {n + 1}"
+        assert _heard_until(heard[two], chat) == [
+            '1 1 {"v": 1}',
+            '2 0 {"v": 2}',
+            '3 1 {"v": 3}',
+            chat,
+        ]
+        assert _heard_until(heard[one], chat) == [chat]  # its own actions are not heard back
+    finally:
+        one.close()
+        two.close()
 
 
 def test_database_urls_are_checked(tmp_path: Path) -> None:
