@@ -752,8 +752,9 @@ class Storage:
 
     def listen(self, heard: Callable[[str, str], None], reconnected: Callable[[], None]) -> None:
         """PostgreSQL: call ``heard(game_id, what)`` (on a thread) for every change any process
-        commits but this process's own actions (its tables have them), and ``reconnected()`` after the listening connection was lost and came back
-        (changes may have been missed). SQLite: nothing (one process)."""
+        commits but this process's own actions (its tables have them), and ``reconnected()``
+        after the listening connection was lost and came back (changes may have been missed).
+        SQLite: nothing (one process)."""
         if self.kind != "postgresql" or self._listener is not None:
             return
         self._listener = threading.Thread(
