@@ -5,9 +5,9 @@ One writer thread owns the writing connection and commits whatever has queued up
 transaction has committed. The event loop hands its writes over in bunches (``write_soon``: at
 most one every ``HAND_OVER_SECONDS``, and a bunch's futures settled with one wake-up of the loop):
 the hand-off of each write on its own cost the loop more than its SQL. Reads go through a second
-connection on their own thread. SQLite
-(the default, WAL journal) and PostgreSQL (``postgresql://`` URLs, psycopg 3) speak the same SQL
-here; the schema is created and upgraded by numbered migrations recorded in ``schema_migrations``.
+connection on their own thread. SQLite (the default, WAL journal) and PostgreSQL
+(``postgresql://`` URLs, psycopg 3) speak the same SQL here; the schema is created and upgraded
+by numbered migrations recorded in ``schema_migrations``.
 """
 
 from __future__ import annotations
@@ -211,7 +211,9 @@ class Guard(NamedTuple):
 
 class Announce(NamedTuple):
     """PostgreSQL: a change announced on :data:`CHANNEL` at commit. A transaction's
-    announcements are sent by one statement at its end, in the order they were made."""
+    announcements are sent by one statement at its end, in the order they were made
+    (``_commit_batch``: only ``params``, the channel and the payload, are used; ``sql`` is the
+    statement that would send it alone, and keeps it a :data:`Statement`)."""
 
     sql: str
     params: Params
