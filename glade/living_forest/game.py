@@ -485,6 +485,7 @@ __all__ = [
     "B_PLANT",
     "BONUS_NAMES",
     "CARD_BY_NAME",
+    "CARDS",
     "CELL_LINES",
     "CELL_SLOT",
     "CELLS",
