@@ -32,7 +32,7 @@ from glade.core.refusals import CORE
 from . import hidden, move, rules, save, score, view
 from .data import CARD_BY_NAME, CARDS, START_TREE, T11, TREE_BY_ID
 from .refusals import REFUSALS
-from .rules import legal
+from .rules import legal, play
 from .snapshot import ForestSnapshot, acting_together, snapshot
 from .space import (
     A_CHOOSE,
@@ -247,7 +247,7 @@ class LivingForestGame(Game):
             reason = self.why_illegal(seat, code)
             if reason is not None:
                 raise IllegalAction(reason)
-        self._to_act = rules.play(self._st, seat, code)
+        self._to_act = play(self._st, seat, code)
 
     # ------------------------------------------------------------------ undo
     def can_undo(self, seat: int) -> bool:
