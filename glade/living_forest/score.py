@@ -92,9 +92,16 @@ def forest_parts(forest: tuple[int, ...]) -> ForestParts:
 
 
 @lru_cache(maxsize=8192)
-def forest_parts_json(forest: tuple[int, ...]) -> tuple[dict[str, Any], ...]:
-    """``forest_parts`` in JSON form, made once per layout (shared: read, never change)."""
-    return tuple(p.to_json() for p in forest_parts(forest).parts)
+def forest_parts_json(
+    forest: tuple[int, ...],
+) -> tuple[tuple[dict[str, Any], ...], tuple[dict[str, Any], ...]]:
+    """``forest_parts`` in JSON form, its tree parts and its flower parts, made once per layout
+    (shared: read, never change)."""
+    parts = forest_parts(forest).parts
+    return (
+        tuple(p.to_json() for p in parts if p.category == TREES_),
+        tuple(p.to_json() for p in parts if p.category == FLOWERS),
+    )
 
 
 def holdings(s: ForestState, seat: int) -> list[tuple[int, int, str, int]]:
@@ -148,12 +155,12 @@ def counts(s: ForestState, seat: int) -> tuple[int, int, int]:
 
 
 def parts_json(s: ForestState, seat: int) -> list[dict[str, Any]]:
-    """``parts`` in JSON form, the forest's share made once per layout."""
-    out = list(forest_parts_json(tuple(s.forests[seat])))
-    out.extend(p.to_json() for p in other_parts(s, seat))
-    order = {name: i for i, name in enumerate(CATEGORIES)}
-    out.sort(key=lambda p: order[p["category"]])
-    return out
+    """``parts`` in JSON form, in the same order, the forest's share made once per layout."""
+    trees, flowers = forest_parts_json(tuple(s.forests[seat]))
+    others: tuple[list[dict[str, Any]], ...] = ([], [], [])
+    for part in other_parts(s, seat):
+        others[part.category].append(part.to_json())
+    return [*trees, *others[TREES_], *others[FIRES], *flowers, *others[FLOWERS]]
 
 
 def breakdown(s: ForestState, seat: int) -> dict[str, Any]:

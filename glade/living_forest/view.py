@@ -72,9 +72,14 @@ def card_json(card: int) -> dict[str, Any]:
 def reached(s: ForestState) -> list[dict[str, Any]]:
     """The spirits that have reached 12 of something now, with what they reached (the game
     ends after the action phase in which one has; the highest total wins among them)."""
+    return reached_of([counts(s, p) for p in range(s.players)])
+
+
+def reached_of(progress: list[tuple[int, int, int]]) -> list[dict[str, Any]]:
+    """``reached`` from every spirit's counts."""
     out = []
-    for p in range(s.players):
-        got = dict(zip(("trees", "fires", "flowers"), counts(s, p), strict=True))
+    for p, seat_counts in enumerate(progress):
+        got = dict(zip(("trees", "fires", "flowers"), seat_counts, strict=True))
         kinds = [k for k, v in got.items() if v >= TARGET]
         if kinds:
             out.append({"seat": p, "kinds": kinds, "total": sum(got.values())})
@@ -160,10 +165,11 @@ def forest_json(forest: list[int]) -> list[list[str | None]]:
     return [[tree_name(t) for t in forest[r * COLUMNS : (r + 1) * COLUMNS]] for r in range(ROWS)]
 
 
-def spirit_view(s: ForestState, p: int) -> dict[str, Any]:
-    """What everyone may see of spirit ``p`` (its draw stack only by its size)."""
+def spirit_view(s: ForestState, p: int, progress: tuple[int, int, int]) -> dict[str, Any]:
+    """What everyone may see of spirit ``p`` (its draw stack only by its size), with its
+    counts ``progress``."""
     names = CARDS.names
-    trees, fires, flowers = counts(s, p)
+    trees, fires, flowers = progress
     kept = s.fires_kept[p]
     return {
         "seat": p,
@@ -187,6 +193,7 @@ def spirit_view(s: ForestState, p: int) -> dict[str, Any]:
 def body(s: ForestState, seat: int | None) -> dict[str, Any]:
     """The view's own fields (after the header every game's view starts with)."""
     acting = s.phase == ACTIONS
+    progress = [counts(s, p) for p in range(s.players)]
     return {
         "round": s.round,
         "phase": PHASE_NAMES[s.phase],
@@ -216,9 +223,9 @@ def body(s: ForestState, seat: int | None) -> dict[str, Any]:
         "fragment_supply": s.fragment_supply,
         "varan_supply": s.varan_supply,
         "taken_this_round": list(s.taken_this_round),
-        "spirits": [spirit_view(s, p) for p in range(s.players)],
+        "spirits": [spirit_view(s, p, progress[p]) for p in range(s.players)],
         "target": TARGET,
-        "reached": reached(s),
+        "reached": reached_of(progress),
         "last_round": s.last_round,
         "refusals": [] if seat is None else refusals(s, seat),
     }
