@@ -15,7 +15,7 @@ def play_random(
     """Random play of ``games`` games: (actions played, final scores, up to ``keep`` mid-game
     states). The loop every throughput figure is measured with (``glade bench``, the RL speed
     benchmark): the same choice of seat and move, and one copy of the state in mid-game."""
-    from glade import new_game
+    from .registry import new_game
 
     rng = random.Random(seed)
     actions = 0
