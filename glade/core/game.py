@@ -75,7 +75,7 @@ class Game(ABC):
     def apply(self, seat: int, action: Action | dict[str, Any]) -> None:
         """Apply ``action`` for ``seat`` or raise :class:`IllegalAction` leaving the state unchanged."""
         act = Action.from_json(action)
-        self._check_seat(seat)
+        self.check_seat(seat)
         if act.type == "undo":
             if act.args:
                 raise CORE.illegal("undo.args")
@@ -147,7 +147,14 @@ class Game(ABC):
 
     @abstractmethod
     def why_illegal(self, seat: int, code: int) -> Refusal | None:
-        """None if move ``code`` is legal for ``seat`` now, else the reason in a player's words."""
+        """None if move ``code`` is legal for ``seat`` now, else the reason in a player's words:
+        the one check of each rule."""
+
+    def plain_legal_action_ids(self, seat: int) -> list[int]:
+        """Every id of the action space that :meth:`why_illegal` allows, in order: the definition
+        of the legal moves, which the fast :meth:`legal_action_ids` must equal as a set (the
+        conformance test compares them)."""
+        return [c for c in range(len(self.action_table())) if self.why_illegal(seat, c) is None]
 
     @abstractmethod
     def apply_action_id(self, seat: int, code: int, checked: bool = False) -> None:
@@ -165,7 +172,7 @@ class Game(ABC):
 
     def undo(self, seat: int) -> None:
         """Take back ``seat``'s last action of the current turn by replaying the rest of the log."""
-        self._check_seat(seat)
+        self.check_seat(seat)
         if not self.can_undo(seat):
             raise CORE.illegal("undo.nothing")
         last = max(i for i, e in enumerate(self.log) if e[0] == seat)
@@ -216,9 +223,16 @@ class Game(ABC):
         return out
 
     # ----------------------------------------------------------------- helpers
-    def _check_seat(self, seat: Any) -> None:
+    def check_seat(self, seat: Any) -> None:
+        """Refuse anything that is not a seat of this game.
+
+        :raises IllegalAction: ``seat.unknown``.
+        """
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
             raise CORE.illegal("seat.unknown", seat=repr(seat))
+
+    # the old name, until the Living Forest engine calls check_seat (tests/core/test_layers.py)
+    _check_seat = check_seat
 
     def fingerprint(self) -> str:
         """Canonical JSON text of the full state, for byte-for-byte comparisons."""
