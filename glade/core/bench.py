@@ -6,6 +6,7 @@ import random
 import time
 from typing import Any
 
+from .chance import choice
 from .game import Game
 
 
@@ -27,12 +28,12 @@ def play_random(
         n = 0
         while not game.is_over:
             to_act = game.to_act
-            seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
+            seat = to_act[0] if len(to_act) == 1 else choice(rng, to_act)
             ids = game.legal_action_ids(seat)
             if not ids:  # a seat that may only undo (to_act[0] always has a move)
                 seat = to_act[0]
                 ids = game.legal_action_ids(seat)
-            game.apply_action_id(seat, rng.choice(ids), checked=True)
+            game.apply_action_id(seat, choice(rng, ids), checked=True)
             n += 1
             if n == mid:
                 if len(snapshots) < keep:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from glade.core import Action, Game, IllegalAction, Refusal
 from glade.core.chance import shuffled
@@ -89,7 +89,7 @@ class ActionSpace:
         )
 
 
-SPACES = {side: ActionSpace(layout) for side, layout in LAYOUTS.items()}
+SPACES: Final = {side: ActionSpace(layout) for side, layout in LAYOUTS.items()}
 
 
 # ====================================================================== one player's board
@@ -141,7 +141,7 @@ class Board:
         return b
 
     def copy(self) -> Board:
-        b = Board.__new__(Board)
+        b = Board()
         b.layout = self.layout
         b.cells = self.cells[:]
         b.masks = self.masks[:]
@@ -218,12 +218,13 @@ class Board:
         start = cls[CARDS[card].cube_class] & ~self.cubes
         if not start:
             return 0
+        below = self.layout.below
         found = 0
         for rot in rotations:
             a = start
             for delta, k in rot:
                 m = cls[k]
-                a &= (m >> delta) if delta >= 0 else (m << -delta)
+                a &= (m >> delta) if delta >= 0 else (m & below[-delta]) << -delta
                 if not a:
                     break
             found |= a
@@ -263,6 +264,7 @@ class HarmoniesGame(Game):
         "over",
         "out",
         "discards",
+        "resampled",
     )
 
     players: int
@@ -290,6 +292,9 @@ class HarmoniesGame(Game):
     over: bool
     out: int  # tokens that left the game (solo)
     discards: list[int]  # animal cards discarded in solo
+    # a copy whose hidden parts were re-dealt (resample_hidden): its log is history only, which
+    # does not replay from its seed, so it is never undone and its save is not judged by its log
+    resampled: bool
 
     # ------------------------------------------------------------------ set-up
     @staticmethod
@@ -312,7 +317,7 @@ class HarmoniesGame(Game):
     @classmethod
     def new(cls, seed: int, options: dict[str, Any]) -> HarmoniesGame:
         opts = cls.parse_options(options)
-        g = cls.__new__(cls)
+        g = cls()
         g.seed = seed
         g.options = opts
         g.log = []
@@ -343,6 +348,7 @@ class HarmoniesGame(Game):
         g.over = False
         g.out = 0
         g.discards = []
+        g.resampled = False
         return g
 
     def _draw_tokens(self, k: int) -> tuple[int, ...]:
@@ -374,7 +380,7 @@ class HarmoniesGame(Game):
         raise IllegalAction(_describe_bad_action(action, self.space.layout))
 
     def copy(self) -> HarmoniesGame:
-        g = HarmoniesGame.__new__(HarmoniesGame)
+        g = HarmoniesGame()
         g.seed = self.seed
         g.options = self.options
         g.log = self.log[:]
@@ -401,6 +407,7 @@ class HarmoniesGame(Game):
         g.over = self.over
         g.out = self.out
         g.discards = self.discards[:]
+        g.resampled = self.resampled
         return g
 
     # ------------------------------------------------------------------ hidden information
@@ -418,6 +425,7 @@ class HarmoniesGame(Game):
             self.check_seat(seat)
         g = self.copy()
         g.seed = rng.getrandbits(63)
+        g.resampled = True
         pouch = sorted(g.pouch)
         rng.shuffle(pouch)
         g.pouch = pouch
@@ -541,7 +549,7 @@ class HarmoniesGame(Game):
 
     # ------------------------------------------------------------------ undo
     def can_undo(self, seat: int) -> bool:
-        if self.over or seat != self.current or len(self.log) <= self.turn_start:
+        if self.over or seat != self.current or len(self.log) <= self.turn_start or self.resampled:
             return False
         last = self.log[-1][1]
         return not self.space.DISCARD <= last < self.space.END
@@ -664,6 +672,7 @@ class HarmoniesGame(Game):
             return super().views(wanted)
         public = self.view(None)
         out: dict[int | None, dict[str, Any]] = {}
+        seat: int | None
         for seat in wanted:
             if seat is None:
                 out[seat] = public
@@ -734,7 +743,7 @@ class HarmoniesGame(Game):
 
     # ------------------------------------------------------------------ serialisation
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "game": self.game_name,
             "format": 1,
             "seed": self.seed,
@@ -746,7 +755,7 @@ class HarmoniesGame(Game):
             "boards": [
                 {
                     "cells": b.cells[:],
-                    "cubes": b.cubes,
+                    "cubes": self.space.layout.to_save_mask(b.cubes),
                     "cards": [list(c) for c in b.cards],
                     "done": [list(c) for c in b.done],
                     "spirit": b.spirit,
@@ -773,6 +782,9 @@ class HarmoniesGame(Game):
             "discards": self.discards[:],
             "log": [[s, c, _chance_json(x)] for s, c, x in self.log],
         }
+        if self.resampled:
+            out["resampled"] = True
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> HarmoniesGame:
@@ -788,7 +800,7 @@ class HarmoniesGame(Game):
                 b = Board.empty(layout)
                 b.cells = [int(s) for s in raw["cells"]]
                 b.masks = layout.masks_of(b.cells)
-                b.cubes = int(raw["cubes"])
+                b.cubes = layout.from_save_mask(int(raw["cubes"]))
                 b.cards = [(int(c), int(p)) for c, p in raw["cards"]]
                 b.done = [(int(c), int(p)) for c, p in raw["done"]]
                 b.spirit = int(raw["spirit"])
@@ -815,8 +827,11 @@ class HarmoniesGame(Game):
             g.log = [(int(s), int(c), _chance_tuple(x)) for s, c, x in data["log"]]
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise bad_input("save.damaged", detail=str(exc)) from None
-        # a save from before the trigger and the taken tokens were kept: rebuilt from its log
-        g.judge_log(rebuild=(g.end_triggered and trigger is None) or _old_log(g))
+        if data.get("resampled") is True:  # a search's copy: its log is history only
+            g.resampled = True
+        else:
+            # a save from before the trigger and the taken tokens were kept: rebuilt from its log
+            g.judge_log(rebuild=(g.end_triggered and trigger is None) or _old_log(g))
         return g
 
     def judge_log(self, rebuild: bool = False) -> None:

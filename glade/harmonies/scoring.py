@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from .data import (
     B1,
@@ -48,23 +48,27 @@ from .data import (
 )
 from .refusals import bad_input
 
-CATEGORIES = ("trees", "mountains", "fields", "buildings", "water", "animals", "spirit")
+CATEGORIES: Final = ("trees", "mountains", "fields", "buildings", "water", "animals", "spirit")
 
 
 def _heights(key: str) -> dict[int, int]:
     return {int(k): int(v) for k, v in SCORING[key]["points_by_height"].items()}
 
 
-TREE_POINTS = _heights("tree")  # height -> points
-MOUNTAIN_POINTS = _heights("mountain")
-FIELD_POINTS = int(SCORING["field"]["points_per_group"])
-FIELD_MIN = int(SCORING["field"]["min_group_size"])
-BUILDING_POINTS = int(SCORING["building"]["points"])
-ISLAND_POINTS = int(SCORING["islands_side_B"]["points_per_island"])
-_RIVER = {int(k): int(v) for k, v in SCORING["river_side_A"]["points_by_length"].items()}
-_RIVER_BEYOND = int(SCORING["river_side_A"]["per_token_beyond_6"])
-_T1, _T2, _T3 = (TREE_POINTS[TREE_HEIGHT[s]] for s in (T1, T2, T3))
-_M1, _M2, _M3 = (MOUNTAIN_POINTS[MOUNTAIN_HEIGHT[s]] for s in (M1, M2, M3))
+TREE_POINTS: Final = _heights("tree")  # height -> points
+MOUNTAIN_POINTS: Final = _heights("mountain")
+FIELD_POINTS: Final = int(SCORING["field"]["points_per_group"])
+FIELD_MIN: Final = int(SCORING["field"]["min_group_size"])
+BUILDING_POINTS: Final = int(SCORING["building"]["points"])
+ISLAND_POINTS: Final = int(SCORING["islands_side_B"]["points_per_island"])
+_RIVER: Final = {int(k): int(v) for k, v in SCORING["river_side_A"]["points_by_length"].items()}
+_RIVER_BEYOND: Final = int(SCORING["river_side_A"]["per_token_beyond_6"])
+_T1: Final = TREE_POINTS[TREE_HEIGHT[T1]]
+_T2: Final = TREE_POINTS[TREE_HEIGHT[T2]]
+_T3: Final = TREE_POINTS[TREE_HEIGHT[T3]]
+_M1: Final = MOUNTAIN_POINTS[MOUNTAIN_HEIGHT[M1]]
+_M2: Final = MOUNTAIN_POINTS[MOUNTAIN_HEIGHT[M2]]
+_M3: Final = MOUNTAIN_POINTS[MOUNTAIN_HEIGHT[M3]]
 if FIELD_MIN != 2:  # the field rule below counts the fields that touch another field
     raise ValueError(f"harmonies data: a field is 2 or more yellow tokens, not {FIELD_MIN}")
 
@@ -137,7 +141,7 @@ def landscapes(layout: Layout, masks: Masks) -> tuple[int, int, int, int, int]:
         while m:
             low = m & -m
             m ^= low
-            near = around[low]
+            near = around[low.bit_length() - 1]
             if sum(1 for t in tops if t & near) >= 3:
                 buildings += BUILDING_POINTS
     fields = 0
@@ -208,7 +212,7 @@ def _spirit_scorer(formula: dict[str, Any]) -> SpiritScorer:
     raise ValueError(f"unknown spirit formula kind {kind!r}")
 
 
-SPIRIT_SCORERS: dict[int, SpiritScorer] = {
+SPIRIT_SCORERS: Final[dict[int, SpiritScorer]] = {
     c.index: _spirit_scorer(c.formula) for c in CARDS if c.spirit and c.formula is not None
 }
 
@@ -294,7 +298,7 @@ def solo_suns(total: int, side: str, spirit: int) -> int:
 
 # ------------------------------------------------------------------ JSON boards
 # stack state -> the habitat cell class it satisfies (index into CLASS_STATES), -1: none
-STATE_CLASS: tuple[int, ...] = tuple(
+STATE_CLASS: Final[tuple[int, ...]] = tuple(
     next((k for k, states in enumerate(CLASS_STATES.values()) if s in states), -1)
     for s in range(NSTATES)
 )

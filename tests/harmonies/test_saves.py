@@ -106,3 +106,19 @@ def test_a_state_that_the_log_does_not_give_is_refused() -> None:
         err = refusal(save)
         assert (err.code, err.params) == ("harmonies.save.log_state", {"entries": 40}), change
     assert glade.load_game(base).fingerprint() == played(9, 40, players=2).fingerprint()
+
+
+def test_a_searchs_resampled_copy_says_so_and_is_never_undone() -> None:
+    """A copy whose hidden parts were re-dealt has a seed of its own, from which its log does
+    not replay: its save says so, loads as that copy, and offers no undo."""
+    game = played(10, 21, players=2, spirits=True)
+    assert game.can_undo(game.current)
+    copy = game.resample_hidden(game.current, random.Random(1))
+    assert not copy.can_undo(copy.current)
+    save = copy.to_json()
+    assert save["resampled"] is True and "resampled" not in game.to_json()
+    loaded = glade.load_game(save)
+    assert loaded.fingerprint() == copy.fingerprint()
+    assert not loaded.can_undo(copy.current)
+    del save["resampled"]  # the same copy passed off as a game: its log is judged
+    assert refusal(save).code in ("harmonies.save.log_entry", "harmonies.save.log_state")
