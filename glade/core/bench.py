@@ -7,6 +7,7 @@ import time
 from typing import Any
 
 from .chance import choice
+from .compiled import status
 from .game import Game
 
 
@@ -66,4 +67,5 @@ def run_bench(name: str, games: int, seed: int, options: dict[str, Any]) -> dict
         "actions_per_game": round(actions / games, 1),
         "copy_us": round(copy_us, 2),
         "mean_score": round(sum(scores) / len(scores), 2) if scores else 0.0,
+        "engines": status(),
     }

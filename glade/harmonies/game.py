@@ -410,6 +410,36 @@ class HarmoniesGame(Game):
         g.resampled = self.resampled
         return g
 
+    def become(self, other: Game) -> None:
+        assert isinstance(other, HarmoniesGame)
+        self.seed = other.seed
+        self.options = other.options
+        self.log = other.log
+        self.players = other.players
+        self.side = other.side
+        self.spirits = other.spirits
+        self.solo = other.solo
+        self.space = other.space
+        self.pouch = other.pouch
+        self.central = other.central
+        self.deck = other.deck
+        self.row = other.row
+        self.boards = other.boards
+        self.current = other.current
+        self.hand = other.hand
+        self.took = other.took
+        self.took_card = other.took_card
+        self.discarded = other.discarded
+        self.emptied = other.emptied
+        self.turn = other.turn
+        self.turn_start = other.turn_start
+        self.end_triggered = other.end_triggered
+        self.trigger = other.trigger
+        self.over = other.over
+        self.out = other.out
+        self.discards = other.discards
+        self.resampled = other.resampled
+
     # ------------------------------------------------------------------ hidden information
     def resample_hidden(self, seat: int | None, rng: random.Random) -> HarmoniesGame:
         """A copy in which everything ``seat`` cannot know is re-dealt from ``rng``.

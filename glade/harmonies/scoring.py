@@ -458,7 +458,7 @@ def parse_board(data: Any) -> tuple[Layout, list[int], list[tuple[int, int]], in
     return layout, cells, cards, spirit, spirit_placed, len(cube_cells)
 
 
-def score_board(data: Any, solo: bool = False) -> dict[str, int]:
+def score_board(data: Any, solo: Any = False) -> dict[str, int]:
     """Score a board given in the contract's JSON format (``glade harmonies score``)."""
     if not isinstance(solo, bool):
         raise bad_input("board.solo_not_bool")
