@@ -44,7 +44,7 @@ from .data import (
 )
 from .moves import check, legal_ids
 from .refusals import bad_input, refuse
-from .scoring import board_breakdown, board_total, solo_sun_parts, solo_suns
+from .scoring import board_breakdown, board_total, score_parts, solo_sun_parts, solo_suns
 
 
 # ====================================================================== action space
@@ -198,6 +198,13 @@ class Board:
     def breakdown(self) -> dict[str, int]:
         """The board's score by category and its total (``scoring.board_breakdown``)."""
         return board_breakdown(
+            self.layout, self.masks, self.card_list(), self.spirit, self.spirit_placed
+        )
+
+    def score_parts(self) -> tuple[int, ...]:
+        """The board's points by category (``scoring.CATEGORIES`` order; ``scoring.score_parts``):
+        what the RL encoders write."""
+        return score_parts(
             self.layout, self.masks, self.card_list(), self.spirit, self.spirit_placed
         )
 
