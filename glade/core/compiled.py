@@ -39,6 +39,11 @@ MODULES: Final[tuple[str, ...]] = (
     "glade.harmonies.scoring",
     "glade.harmonies.moves",
     "glade.harmonies.game",
+    "glade.bots.adapter",
+    "glade.bots.mcts",
+    "glade.bots.harmonies_eval",
+    "glade.bots.harmonies_greedy",
+    "glade.bots.harmonies_search",
 )
 MANIFEST: Final = "compiled.json"  # {module: sha256 of its source}, written by the build
 ENV: Final = "GLADE_PURE"
