@@ -87,7 +87,11 @@ def main() -> None:
     parser.add_argument("--base", type=Path, required=True, help="the checkout to compare with")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--callgrind", action="store_true")
+    parser.add_argument(
+        "--game", choices=sorted(GAMES_RUN), action="append", help="(default: both)"
+    )
     args = parser.parse_args()
+    games = args.game or list(GAMES_RUN)
     checkouts = {"base": args.base.resolve(), "this": HERE}
     results: dict[tuple[str, str, str], list[float]] = {}
 
@@ -100,7 +104,7 @@ def main() -> None:
 
     if args.callgrind:
         for which, checkout in checkouts.items():
-            for game in GAMES_RUN:
+            for game in games:
                 per = instructions(checkout, GAMES, game, 5, 25)
                 note(which, "instructions per game", game, per)
                 per = instructions(checkout, SEARCH, game, 4, 12)
@@ -108,12 +112,12 @@ def main() -> None:
     else:
         for _ in range(args.repeats):
             for which, checkout in checkouts.items():
-                for game, n in GAMES_RUN.items():
-                    out = run(checkout, GAMES, game, n)
+                for game in games:
+                    out = run(checkout, GAMES, game, GAMES_RUN[game])
                     note(which, "games/s", game, float(out["games_per_s"]))  # type: ignore[arg-type]
                     note(which, "copy us", game, float(out["copy_us"]))  # type: ignore[arg-type]
-                for game, n in SEARCH_RUN.items():
-                    out = run(checkout, SEARCH, game, n)
+                for game in games:
+                    out = run(checkout, SEARCH, game, SEARCH_RUN[game])
                     rate = float(out["iterations_per_s"])  # type: ignore[arg-type]
                     note(which, "search iterations/s", game, rate, out["move"])
     print()

@@ -45,6 +45,7 @@ from .data import (
 from .moves import check, legal_ids
 from .refusals import bad_input, refuse
 from .scoring import board_breakdown, board_total, score_parts, solo_sun_parts, solo_suns
+from .snapshot import HarmoniesSnapshot, snapshot
 
 
 # ====================================================================== action space
@@ -611,6 +612,10 @@ class HarmoniesGame(Game):
         if self.solo:
             out["suns"] = breakdown[0]["suns"]
         return out
+
+    def snapshot(self) -> HarmoniesSnapshot:
+        """A typed, read-only snapshot of what everyone may see (``snapshot.py``)."""
+        return snapshot(self)
 
     # ------------------------------------------------------------------ views
     def board_json(self, seat: int, score: bool = True) -> dict[str, Any]:
