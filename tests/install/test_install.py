@@ -190,11 +190,14 @@ def start_wheel_build(
 
 
 def warnings_in(log: str) -> list[str]:
-    """The warning lines of a build log (byte-compiling is off in this environment)."""
+    """The warning lines of a build log (byte-compiling is off in this environment; the compiler's
+    command lines name warning options, e.g. -Wno-unknown-warning-option, and are no warning)."""
     return [
         line
         for line in log.splitlines()
-        if "warning" in line.lower() and "byte-compiling is disabled" not in line
+        if "warning" in line.lower()
+        and "byte-compiling is disabled" not in line
+        and not re.match(r"\S*(gcc|cc|clang)\s", line)
     ]
 
 
