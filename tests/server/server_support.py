@@ -182,6 +182,20 @@ def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
         yield c
 
 
+ADDRESSES = iter(range(1, 1 << 24))
+
+
+def client_from(c: TestClient, address: str | None = None) -> TestClient:
+    """Another client of the app ``c`` serves, on the same event loop, from its own address
+    (a new one unless given): as a person on another machine would be."""
+    if address is None:
+        n = next(ADDRESSES)
+        address = f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
+    other = TestClient(c.app, client=(address, 50000))
+    other.portal = c.portal
+    return other
+
+
 def bearer(token: str | None) -> dict[str, str]:
     return {} if token is None else {"Authorization": f"Bearer {token}"}
 
@@ -299,7 +313,7 @@ def sleepy_choose(
     state_json: dict[str, Any], spec: str, seat: int, seconds: float, seed: int
 ) -> list[dict[str, Any]]:
     """A bot that thinks for 1.5 s before a random move (runs in the server's bot workers)."""
-    from glade.server.botrunner import choose_actions
+    from glade.server.features.bots import choose_actions
 
     time.sleep(1.5)
     return choose_actions(state_json, "random", seat, seconds, seed)
@@ -312,7 +326,7 @@ def gated_choose(
     writes ``folder/thinking``, then waits for ``folder/go`` (at most 20 s, so a test that goes
     wrong ends) and writes ``folder/released`` or ``folder/gave-up`` before a random move;
     once it gave up it no longer waits."""
-    from glade.server.botrunner import choose_actions
+    from glade.server.features.bots import choose_actions
 
     folder = Path(gate)
     (folder / "thinking").touch()
@@ -370,8 +384,8 @@ def busy_pick(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, An
 
 def finish_in_process(c: TestClient, game_id: str, rng: random.Random) -> None:
     """Play a game to its end through the server's own action path (no HTTP per move)."""
-    tables = c.app.state.tables  # type: ignore[attr-defined]
-    room = tables.rooms[game_id]
+    tables = c.app.state.services.tables  # type: ignore[attr-defined]
+    room = tables.tables[game_id]
     for _ in range(20_000):
         if room.state.is_over:
             return

@@ -28,8 +28,9 @@ from server_support import (
     sleepy_hint,
 )
 
-from glade.server import botrunner, create_app
-from glade.server.app import RateLimiter
+from glade.server import create_app
+from glade.server.api.guard import RateLimiter
+from glade.server.features import analysis, bots
 from tests.live_server import free_port
 
 __all__ = ["client", "db_url", "pg_url"]
@@ -55,7 +56,7 @@ def _hint_app(tmp_path: Path, hint_seconds: float = 1.0, **changes: Any) -> Test
 
 def _warm(c: TestClient, workers: int) -> None:
     """Start the hint workers, and import this module in them, before the timed part."""
-    pool = c.app.state.tables.bots.hint_pool()  # type: ignore[attr-defined]
+    pool = c.app.state.services.analysis.workers()  # type: ignore[attr-defined]
     for f in [pool.submit(sleepy_hint, {}, 0, 1.0, 0) for _ in range(workers)]:
         f.result(60)
 
@@ -72,7 +73,7 @@ def _hints_at_once(c: TestClient, game_id: str, token: str | None, n: int) -> li
 def test_one_client_has_one_hint_in_flight_and_the_rest_get_429(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(botrunner, "hint_moves", sleepy_hint)
+    monkeypatch.setattr(analysis, "hint_moves", sleepy_hint)
     with _hint_app(tmp_path, hints_per_client=1, hint_queue=8) as c:
         _warm(c, 1)
         game_id, tokens = new_table(c, "harmonies", humans=1)
@@ -87,7 +88,7 @@ def test_one_client_has_one_hint_in_flight_and_the_rest_get_429(
 def test_a_full_hint_queue_answers_503_with_a_sentence(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(botrunner, "hint_moves", sleepy_hint)
+    monkeypatch.setattr(analysis, "hint_moves", sleepy_hint)
     with _hint_app(tmp_path, hints_per_client=10, hint_queue=2, hint_workers=2) as c:
         _warm(c, 2)
         game_id, tokens = new_table(c, "harmonies", humans=1)
@@ -100,7 +101,7 @@ def test_a_full_hint_queue_answers_503_with_a_sentence(
 def test_a_hint_that_takes_too_long_is_a_503_not_a_500(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(botrunner, "hint_moves", sleepy_hint)  # 3 s, the timeout is 2.1 s
+    monkeypatch.setattr(analysis, "hint_moves", sleepy_hint)  # 3 s, the timeout is 2.1 s
     with _hint_app(tmp_path, hint_seconds=0.05) as c:
         _warm(c, 1)
         game_id, tokens = new_table(c, "harmonies", humans=1)
@@ -113,8 +114,8 @@ def test_a_hint_flood_does_not_queue_a_bot_turn_of_another_table(
 ) -> None:
     """Every hint worker is busy for 3 s; a bot on another table still moves before any hint
     returns, because bots and hints do not share workers."""
-    monkeypatch.setattr(botrunner, "hint_moves", sleepy_hint)
-    monkeypatch.setattr(botrunner, "FAST_BOTS", set())  # the random bot thinks in a worker too
+    monkeypatch.setattr(analysis, "hint_moves", sleepy_hint)
+    monkeypatch.setattr(bots, "FAST_BOTS", set())  # the random bot thinks in a worker too
     with _hint_app(tmp_path, hints_per_client=10, hint_queue=4) as c:
         _warm(c, 1)
         game_id, tokens = new_table(c, "harmonies", humans=1)

@@ -115,7 +115,7 @@ def test_no_answer_push_or_log_ever_holds_hidden_information(
     rng = random.Random(2024)
     with TestClient(create_app(make_settings(f"sqlite:///{tmp_path / 'h.db'}"))) as c:
         game_id, tokens = new_table(c, game, humans=players, options=options)
-        room = c.app.state.tables.rooms[game_id]  # type: ignore[attr-defined]
+        room = c.app.state.services.tables.tables[game_id]  # type: ignore[attr-defined]
         snapshots = {0: room.state.to_json()}
         sockets = [c.websocket_connect(f"/api/games/{game_id}/ws?token={t}") for t in tokens] + [
             c.websocket_connect(f"/api/games/{game_id}/ws")
@@ -245,7 +245,7 @@ BAD_BODIES: list[tuple[bytes, int, str]] = [
     (
         b'{"action": {"type": "take_tokens", "space": 0}, "version": 0, "x": 1}',
         422,
-        "unknown field 'x'",
+        "Unknown field 'x'",
     ),
     (b'{"action": {"type": "take_tokens", "space": 0}, "version": "0"}', 422, "'version'"),
     (b'{"action": {"type": "take_tokens", "space": 0}, "version": 1e400}', 422, "'version'"),
