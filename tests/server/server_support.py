@@ -466,3 +466,29 @@ class SocketLoop:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
         self.loop.close()
+
+
+def gated_judge(gate: str, *args: Any) -> dict[str, Any]:
+    """A review decision (``functools.partial(gated_judge, folder)``, run in the analysis
+    workers) that writes ``folder/judging``, then waits for ``folder/go`` (at most 20 s) and
+    writes ``folder/released`` or ``folder/gave-up`` before judging."""
+    from glade.server.features.reviews import judge_position
+
+    folder = Path(gate)
+    (folder / "judging").touch()
+    deadline = time.monotonic() + 20.0
+    while not (folder / "go").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    (folder / ("released" if (folder / "go").exists() else "gave-up")).touch()
+    return judge_position(*args)
+
+
+def wait_until(check: Any, seconds: float = 60.0, what: str = "it") -> Any:
+    """Poll ``check`` until it is true (a bound against a hang, not a timing assumption)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < deadline, f"{what} did not happen"
+        time.sleep(0.02)

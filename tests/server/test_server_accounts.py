@@ -380,7 +380,7 @@ def test_a_guest_seat_joins_the_account_that_claims_it_again(app: TestClient) ->
 
 def forget_all_failures(app: TestClient) -> None:
     storage = app.app.state.services.tables.storage  # type: ignore[attr-defined]
-    storage.limits.clear("", time.time() + 1).result()
+    storage.limits.prune(time.time() + 1).result()
 
 
 def test_refused_log_ins_are_limited_per_name_and_per_address(app: TestClient) -> None:

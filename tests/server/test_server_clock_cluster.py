@@ -125,7 +125,7 @@ def test_each_timeout_runs_once_across_two_processes(cluster_db: str) -> None:
     for server in (a, b):
         assert server.proc is not None and server.proc.stderr is not None
         said.append(server.proc.stderr.read().decode())
-    found = [re.findall(r"game (\S+): seat (\d) timed out", text) for text in said]
+    found = [re.findall(r"table (\S+): seat (\d) timed out", text) for text in said]
     timeouts = Counter(found[0] + found[1])
     expected = {(game_id, str(seat)) for game_id, _ in games for seat in (0, 1)}
     assert set(timeouts) == expected, "".join(said)[-3000:]

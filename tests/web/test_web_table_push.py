@@ -173,8 +173,6 @@ def test_actions_stored_by_another_process_are_pushed_one_by_one(tmp_path: Path)
         await pump
         moves = room_a.state.log_json(None)
         version = room_a.version
-        await a.close()
-        await b.close()
         a.storage.close()
         b.storage.close()
         del tokens

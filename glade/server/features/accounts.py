@@ -7,7 +7,7 @@ CSRF token.
 
 **Limits are slots taken before the work.** A log-in takes a slot of its address (20 refused
 log-ins in 15 minutes) and of the name (5) in the database *before* the password is hashed; a
-wrong password keeps them (it counts), a right one gives them back. So of 40 wrong passwords sent
+wrong password keeps them (it counts), a right one gives its own back (the others' stay). So of 40 wrong passwords sent
 at once for one name, 5 are checked and 35 refused with 429 unhashed, and the right password
 after them is refused too. A sign-up takes a slot of its address (10 an hour) before hashing and
 keeps it once the account is made. The slots live in the database, so every server process
@@ -200,9 +200,10 @@ class Accounts:
             password_hash if password_hash is not None else await asyncio.to_thread(dummy_hash)
         )
         right = await verified(against, password)
-        if right and password_hash is not None:
-            await self.write(self.storage.limits.clear(by_name, time.time() - SIGNUP_WINDOW))
+        if right and password_hash is not None:  # only this request's slots come back
+            await self.give_back(by_name)
             await self.give_back(by_address)
+            await self.write(self.storage.limits.prune(time.time() - SIGNUP_WINDOW))
             return True
         return False
 

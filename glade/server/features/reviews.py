@@ -84,13 +84,13 @@ class Reviews:
         self.samples: int | None = env_samples()
 
     def progress(self, table_id: str, stored: dict[str, Any] | None) -> dict[str, Any]:
-        """A review's progress: the stored one, and, while this process's job for it waits for
-        a worker, ``queued``: how many jobs go before it."""
+        """A review's progress: the stored one and, while this process works on it,
+        ``queued``: how many hints and decisions of other reviews go before its next decision
+        (0: it is being worked out, or goes next)."""
         out = progress_of(stored)
         job = self.jobs.get(table_id)
         if job is not None and out["status"] == "running":
-            ahead = self.analysis.slots.position(job)
-            out["queued"] = ahead
+            out["queued"] = self.analysis.slots.position(job) or 0
         return out
 
     async def start(self, table: Table, client: str) -> dict[str, Any]:

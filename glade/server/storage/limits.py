@@ -43,15 +43,9 @@ class LimitRepository:
         """Give one slot of ``key`` back (its work succeeded or was not done)."""
         return self.db.write([("UPDATE limit_slots SET n = n - 1 WHERE key = ? AND n > 0", (key,))])
 
-    def clear(self, key: str, before: float) -> Future[None]:
-        """Forget ``key``'s slots (a log-in succeeded), and every window that began before
-        ``before`` (they are over)."""
-        return self.db.write(
-            [
-                ("DELETE FROM limit_slots WHERE key = ?", (key,)),
-                ("DELETE FROM limit_slots WHERE since < ?", (before,)),
-            ]
-        )
+    def prune(self, before: float) -> Future[None]:
+        """Forget every window that began before ``before`` (they are over)."""
+        return self.db.write([("DELETE FROM limit_slots WHERE since < ?", (before,))])
 
     def window_start(self, key: str) -> Future[float | None]:
         """When ``key``'s window began (None: it has none)."""
