@@ -14,7 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from server_support import ServerProcess, pg_url  # noqa: F401
+from server_support import ServerProcess, cluster_db  # noqa: F401
 
 from glade.server.features import accounts
 
@@ -26,7 +26,7 @@ def live(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[ServerProce
     if request.param == "sqlite":
         db = f"sqlite:///{tmp_path / 'limits.sqlite3'}"
     else:
-        db = request.getfixturevalue("pg_url")
+        db = request.getfixturevalue("cluster_db")  # a fresh database: the limits start empty
     server = ServerProcess(db, "--access-log", "off")
     server.start()
     try:

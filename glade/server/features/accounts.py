@@ -186,15 +186,17 @@ class Accounts:
         taken first (429 without hashing when either is spent), kept when the password is wrong
         and given back when it is right."""
         by_address, by_name = f"address:{address}", f"name:{key}"
+        # the name's slot first: of many guesses at one name at once, those past its limit are
+        # refused before they hold one of the address's slots
         await self.take_slot(
-            by_address, FAILURES_PER_ADDRESS, FAILURE_WINDOW, "server.account.address_locked"
+            by_name, FAILURES_PER_NAME, FAILURE_WINDOW, "server.account.name_locked"
         )
         try:
             await self.take_slot(
-                by_name, FAILURES_PER_NAME, FAILURE_WINDOW, "server.account.name_locked"
+                by_address, FAILURES_PER_ADDRESS, FAILURE_WINDOW, "server.account.address_locked"
             )
         except ApiError:
-            await self.give_back(by_address)
+            await self.give_back(by_name)
             raise
         against = (
             password_hash if password_hash is not None else await asyncio.to_thread(dummy_hash)
