@@ -80,7 +80,7 @@ def wire(settings: Settings) -> Services:
 async def sweep(services: Services) -> None:
     """Every few seconds: bots another process left due (PostgreSQL), idle tables forgotten."""
     settings = services.settings
-    every = min(60.0, settings.room_idle_seconds)
+    every = min(60.0, settings.table_idle_seconds)
     last = time.monotonic()
     while True:
         await asyncio.sleep(2.0)
@@ -88,7 +88,7 @@ async def sweep(services: Services) -> None:
             services.bots.stalled(services.bots.stall_seconds())
         if time.monotonic() - last >= every:
             last = time.monotonic()
-            services.tables.evict_idle(settings.room_idle_seconds)
+            services.tables.evict_idle(settings.table_idle_seconds)
 
 
 class GladeApp(FastAPI):

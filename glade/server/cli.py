@@ -8,11 +8,15 @@ import gc
 import socket
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from glade.extras import MissingExtra, missing_extra
 
 from .config import Settings, env_default_url
+
+if TYPE_CHECKING:  # the server extra's, imported when it serves (see serve)
+    import uvicorn
+    from fastapi import FastAPI
 
 
 def parser(prog: str = "glade serve") -> argparse.ArgumentParser:
@@ -250,7 +254,7 @@ def _logging(level: str) -> None:
     server.propagate = False
 
 
-def _server(config: Any, app: Any) -> Any:
+def _server(config: uvicorn.Config, app: FastAPI) -> uvicorn.Server:
     """uvicorn's server, saying where to point a browser once it listens; on SIGTERM or
     SIGINT the health check says 503 at once while requests in flight finish."""
     import uvicorn

@@ -60,7 +60,7 @@ class Settings:
     # A snapshot of the full state is stored every this many actions (and when a game ends).
     snapshot_every: int = 25
     # A table nobody touched for this many seconds leaves memory (it stays stored).
-    room_idle_seconds: float = 600.0
+    table_idle_seconds: float = 600.0
     # Access log form ("common", "combined", "json" or a format of glade.server.api.accesslog's
     # fields); None: no access log.
     access_log: str | None = None

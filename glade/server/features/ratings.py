@@ -31,6 +31,7 @@ import asyncio
 import logging
 import math
 import time
+from collections.abc import Coroutine
 from functools import lru_cache
 from itertools import combinations
 from typing import Any
@@ -138,11 +139,11 @@ class Ratings:
         self.settings = settings
         self.storage = storage
         self.tables = tables
-        self.pending: set[asyncio.Task[Any]] = set()
+        self.pending: set[asyncio.Task[object]] = set()
         events.subscribe(ActionApplied, self.applied)
         events.subscribe(GameOver, self.game_over)
 
-    def spawn(self, coro: Any) -> None:
+    def spawn(self, coro: Coroutine[Any, Any, object]) -> None:
         task = asyncio.get_running_loop().create_task(coro)
         self.pending.add(task)
         task.add_done_callback(self.pending.discard)

@@ -27,7 +27,7 @@ BOT_PREFIX = "bot:"
 RATED = "rated"  # a table's rating decision when it counts (else the reason's code)
 
 
-def rating_identity(kind: str, bot: str | None, user_id: Any) -> str | None:
+def rating_identity(kind: str, bot: str | None, user_id: str | None) -> str | None:
     """Who a seat of a rated table is for the ratings (None: a guest, who is never rated)."""
     if user_id is not None:  # an account's seat stays its own when a bot took it over
         return f"{USER_PREFIX}{user_id}"
