@@ -492,3 +492,18 @@ def wait_until(check: Any, seconds: float = 60.0, what: str = "it") -> Any:
             return found
         assert time.monotonic() < deadline, f"{what} did not happen"
         time.sleep(0.02)
+
+
+def gated_hint(
+    gate: str, state_json: dict[str, Any], seat: int, seconds: float, seed: int
+) -> list[dict[str, Any]]:
+    """A hint (``functools.partial(gated_hint, folder)``, in the analysis workers) that writes
+    ``folder/hinting``, waits for ``folder/go`` (at most 60 s) and writes ``folder/released`` or
+    ``folder/gave-up``."""
+    folder = Path(gate)
+    (folder / "hinting").touch()
+    deadline = time.monotonic() + 60.0
+    while not (folder / "go").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    (folder / ("released" if (folder / "go").exists() else "gave-up")).touch()
+    return [{"actions": [], "score": None, "win": None}]

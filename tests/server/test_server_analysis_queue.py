@@ -61,10 +61,21 @@ def test_a_review_flood_is_bounded_and_never_delays_a_bot(
         assert busy["code"] == "server.review.busy" and busy["error"].startswith("The server")
         started = [gid for gid, r in zip(ids, answers, strict=True) if r.status_code == 200]
         wait_until(lambda: (gate / "judging").exists(), what="the first review decision")
-        # the reviews behind the first say they wait, and how many jobs go before them
-        progress = {gid: c.get(f"/api/games/{gid}/review").json() for gid in started}
-        assert all(p["status"] == "running" for p in progress.values())
-        assert max(p["queued"] for p in progress.values()) >= 1, progress
+
+        # the reviews behind the first say they wait, and how many jobs go before them (once
+        # each has found its decisions and asked for a worker)
+        def progress() -> list[dict[str, object]]:
+            return [c.get(f"/api/games/{gid}/review").json() for gid in started]
+
+        waiting = wait_until(
+            lambda: (
+                (found := progress())
+                and sorted(p["queued"] for p in found) == [0, 0, 1, 2]
+                and found
+            ),
+            what="the reviews queueing",
+        )
+        assert all(p["status"] == "running" and p["done"] == 0 for p in waiting)
         # a greedy bot at another table plays turn after turn while every review is held
         game_id, tokens = new_table(c, "harmonies", humans=1, bots=("greedy",))
         rng = random.Random(7)

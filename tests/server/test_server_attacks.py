@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +22,13 @@ from server_support import (
     bearer,
     client,
     db_url,
+    gated_hint,
     make_settings,
     new_table,
     pg_url,
     sleepy_choose,
     sleepy_hint,
+    wait_until,
 )
 
 from glade.server import create_app
@@ -112,27 +115,28 @@ def test_a_hint_that_takes_too_long_is_a_503_not_a_500(
 def test_a_hint_flood_does_not_queue_a_bot_turn_of_another_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every hint worker is busy for 3 s; a bot on another table still moves before any hint
-    returns, because bots and hints do not share workers."""
-    monkeypatch.setattr(analysis, "hint_moves", sleepy_hint)
+    """Every analysis worker holds a hint at a gate the test opens; a bot on another table still
+    plays its moves meanwhile, because bots and hints do not share workers (were they to, the
+    bot's move would wait at the gate: the test fails by order, not by time)."""
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    monkeypatch.setattr(analysis, "hint_moves", partial(gated_hint, str(gate)))
     monkeypatch.setattr(bots, "FAST_BOTS", set())  # the random bot thinks in a worker too
     with _hint_app(tmp_path, hints_per_client=10, hint_queue=4) as c:
-        _warm(c, 1)
         game_id, tokens = new_table(c, "harmonies", humans=1)
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
             hints = [
                 pool.submit(c.get, f"/api/games/{game_id}/hint", headers=bearer(tokens[0]))
                 for _ in range(4)
             ]
-            time.sleep(0.3)  # the hints are in the hint workers (or waiting for them) now
+            wait_until(lambda: (gate / "hinting").exists(), what="a hint reaching its worker")
             bots_id, _ = new_table(c, "harmonies", humans=0, bots=("random", "random"))
-            moved_before_hints = False
-            while not all(h.done() for h in hints):
-                if c.get(f"/api/games/{bots_id}").json()["version"] > 0:
-                    moved_before_hints = not any(h.done() for h in hints)
-                    break
-                time.sleep(0.05)
-            assert moved_before_hints, "the bot turn waited behind the hints"
+            wait_until(
+                lambda: c.get(f"/api/games/{bots_id}").json()["version"] >= 3,
+                what="the bots' moves",
+            )
+            assert not (gate / "released").exists() and not (gate / "gave-up").exists()
+            (gate / "go").touch()
             for h in hints:
                 assert h.result().status_code in (200, 503)
 

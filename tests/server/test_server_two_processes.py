@@ -32,6 +32,7 @@ from server_support import (  # noqa: F401
     cluster_db,
     make_settings,
     play_random,
+    wait_until,
 )
 from test_server_accounts import Browser, claim, signup
 
@@ -142,10 +143,20 @@ def test_a_rematch_offered_on_two_processes_at_once_makes_one_table(
             got = [r.json() for r in answers]
             assert got[0]["id"] == got[1]["id"]  # one rematch table
             assert sorted(g["offered"] for g in got) == [False, True]
+            by = 0 if got[0]["offered"] else 1  # the seat (of the old table) that offered
             if database.startswith("postgresql"):  # SQLite's processes hear nothing of each
-                for client in (a, b):  # other's changes: only PostgreSQL's tell them
-                    rematch = client.get(f"/api/games/{gid}/social").json()["rematch"]
-                    assert rematch["waiting"] == [] and rematch["id"] == got[0]["id"]
+                # other's changes: PostgreSQL's announce them
+                want = {"id": got[0]["id"], "by": by, "accepted": [0, 1], "waiting": []}
+                for client in (a, b):
+                    wait_until(
+                        partial(rematch_is, client, f"/api/games/{gid}/social", want),
+                        what="both processes hearing of the acceptance",
+                    )
+
+
+def rematch_is(client: httpx.Client, url: str, want: dict[str, Any]) -> bool:
+    found: dict[str, Any] = client.get(url).json()["rematch"]
+    return found == want
 
 
 def rate_in_a_process(db: str, game_id: str) -> list[dict[str, Any]] | None:
