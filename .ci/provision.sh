@@ -6,15 +6,17 @@
 #   chromium, fonts-wqy-zenhei: the browser tests (Debian's chromium; a CJK font for ko/zh)
 #   caddy: the deployment's reverse proxy, whose configuration a server test validates
 #   postgresql: the server's tests against a real PostgreSQL (tests/server/pg.sh)
+# GLADE_SYSROOT (tests only) is prefixed to the files looked for.
 set -euo pipefail
 
+root="${GLADE_SYSROOT:-}"
 missing=()
-[ -x /usr/bin/chromium ] || missing+=(chromium)
+[ -x "$root/usr/bin/chromium" ] || missing+=(chromium)
 if ! command -v fc-list >/dev/null || ! fc-list :lang=ko 2>/dev/null | grep -q .; then
     missing+=(fonts-wqy-zenhei)
 fi
 command -v caddy >/dev/null || missing+=(caddy)
-compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+compgen -G "$root/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
 
 if [ ${#missing[@]} -eq 0 ]; then
     exit 0
