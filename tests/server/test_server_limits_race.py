@@ -77,7 +77,7 @@ def test_the_right_password_among_forty_wrong_ones_at_once_gets_in_only_within_t
     live: ServerProcess,
 ) -> None:
     """The right password sent with 39 wrong ones: whatever the order the server meets them
-    in, at most 5 passwords are checked, and the right one logs in only if it was among them."""
+    in, at most 5 wrong passwords are checked, and the right one logs in only if it was checked."""
     name = f"Ada{secrets.token_hex(3)}"
     r = httpx.post(f"{live.url}/api/account/signup", json={"name": name, "password": PASSWORD})
     assert r.status_code == 201, r.text
@@ -87,10 +87,15 @@ def test_the_right_password_among_forty_wrong_ones_at_once_gets_in_only_within_t
     failed = [a for a in answers if a.status_code == 401]
     refused = [a for a in answers if a.status_code == 429]
     right = answers[20]
-    # five wrong passwords are checked, whatever came first; the right one logs in only if it
-    # got a slot before they were all taken (its slot then comes back: it failed nothing)
-    assert len(failed) == accounts.FAILURES_PER_NAME
+    # the right one logs in only if it got one of the five slots before they were all taken;
+    # it holds that slot while its password is checked and gives it back after (it failed
+    # nothing), so then four or five wrong ones were checked (five if another took the slot it
+    # gave back before the rest were refused); when it came too late, five were
     assert right.status_code in (200, 429)
+    if right.status_code == 200:
+        assert len(failed) in (accounts.FAILURES_PER_NAME - 1, accounts.FAILURES_PER_NAME)
+    else:
+        assert len(failed) == accounts.FAILURES_PER_NAME
     assert len(refused) == 40 - len(failed) - (right.status_code == 200)
     assert all(a.status_code != 200 for i, a in enumerate(answers) if i != 20)
 

@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 
 import glade
 from glade.bots import Budget
-from glade.bots.hint import hint_seconds
+from glade.bots.hint import hint, hint_seconds
 
 from ..config import Settings
 from ..domain import Table
@@ -38,8 +38,6 @@ def hint_moves(
     state_json: dict[str, Any], seat: int, seconds: float, seed: int
 ) -> list[dict[str, Any]]:
     """The search bot's ranked moves for ``seat`` (runs in an analysis worker)."""
-    from glade.bots.hint import hint
-
     state = glade.load_game(state_json)
     return hint(state, seat, Budget(seconds=seconds), top=3, seed=seed)
 
