@@ -385,18 +385,18 @@ def busy_pick(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, An
 def finish_in_process(c: TestClient, game_id: str, rng: random.Random) -> None:
     """Play a game to its end through the server's own action path (no HTTP per move)."""
     tables = c.app.state.services.tables  # type: ignore[attr-defined]
-    room = tables.tables[game_id]
+    table = tables.tables[game_id]
     for _ in range(20_000):
-        if room.state.is_over:
+        if table.state.is_over:
             return
-        seats = [s for s in room.state.to_act if room.seats[s].kind == "human"]
+        seats = [s for s in table.state.to_act if table.seats[s].kind == "human"]
         if not seats:
             time.sleep(0.002)
             continue
         seat = rng.choice(seats)
-        action = busy_pick([a.to_json() for a in room.state.legal_actions(seat)], rng)
+        action = busy_pick([a.to_json() for a in table.state.legal_actions(seat)], rng)
         try:
-            c.portal.call(tables.act, room, seat, action, room.version)
+            c.portal.call(tables.act, table, seat, action, table.version)
         except Exception as exc:  # a bot moved in between: try again
             if getattr(exc, "status", None) != 409:
                 raise

@@ -583,7 +583,7 @@ def test_two_processes_share_sessions_keys_and_claims() -> None:
                 headers={**bearer(invites[0]), "X-CSRF-Token": csrf},
             )
             assert own.status_code == 200
-            assert a.get(f"/api/games/{gid}").status_code == 200  # the room is in A's memory
+            assert a.get(f"/api/games/{gid}").status_code == 200  # the table is in A's memory
             csrf_b = b.post(
                 "/api/account/login", json={"name": "uma", "password": PASSWORD}
             ).json()["csrf"]

@@ -345,8 +345,8 @@ def test_bot_seats_play_by_themselves(client: TestClient, game: str) -> None:
     until_bots_rest(client, game_id, {1})  # a bot still moving would change the state under us
     log = client.get(f"/api/games/{game_id}/log").json()
     assert {h["seat"] for h in log["history"]} == {0, 1}
-    room = client.app.state.services.tables.tables[game_id]  # type: ignore[attr-defined]
-    replay = replay_with_seed(game, room.seed, log["options"], log["history"])
+    table = client.app.state.services.tables.tables[game_id]  # type: ignore[attr-defined]
+    replay = replay_with_seed(game, table.seed, log["options"], log["history"])
     assert replay.fingerprint() == engine_state(client, game_id).fingerprint()
     finish_in_process(client, game_id, random.Random(6))
     final = client.get(f"/api/games/{game_id}/log").json()

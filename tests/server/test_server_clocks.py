@@ -379,12 +379,12 @@ def test_rematch_starts_a_new_table_for_both(client: TestClient) -> None:
 def test_rematch_offered_by_both_at_once_makes_one_table(client: TestClient) -> None:
     game_id, tokens = _finished(client)
     services = client.app.state.services  # type: ignore[attr-defined]
-    room = services.tables.tables[game_id]
+    table = services.tables.tables[game_id]
 
     async def both() -> list[Any]:
         return await asyncio.gather(
-            services.social.rematch(room, 0, "a"),
-            services.social.rematch(room, 1, "b"),
+            services.social.rematch(table, 0, "a"),
+            services.social.rematch(table, 1, "b"),
             return_exceptions=True,
         )
 

@@ -119,13 +119,13 @@ def test_an_engine_bug_is_a_logged_500_and_changes_nothing(
     app = create_app(make_settings(f"sqlite:///{tmp_path / 'bug.db'}"))
     with TestClient(app, raise_server_exceptions=False) as c:
         game_id, tokens = new_table(c, "harmonies")
-        room = c.app.state.services.tables.tables[game_id]  # type: ignore[attr-defined]
+        table = c.app.state.services.tables.tables[game_id]  # type: ignore[attr-defined]
         mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
 
         def broken(self: Any, seat: int, action: Any) -> None:
             raise ZeroDivisionError("a bug deep in the engine")
 
-        monkeypatch.setattr(type(room.state), "apply", broken)
+        monkeypatch.setattr(type(table.state), "apply", broken)
         with caplog.at_level(logging.ERROR, logger="glade.server"):
             r = c.post(
                 f"/api/games/{game_id}/actions",
