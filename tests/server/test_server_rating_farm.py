@@ -128,6 +128,22 @@ def test_every_rating_shown_has_a_display_number_and_says_if_it_is_provisional(
     assert entry["provisional"] is True  # one game: sigma is still far above 4
     bots = client.get("/api/ratings/bots").json()["games"][GAME]
     assert all("display" in r and "provisional" in r for r in bots.values())
+    # the table's ratings: the seat's change in displays too
+    change = client.get(f"/api/games/{gid}/ratings").json()["seats"][0]["change"]
+    assert (change["display_before"], change["display_after"]) == (1500, entry["display"])
+    # the profile: its rating, its history and its games
+    profile = client.get(f"/api/profiles/{ann.name}").json()
+    rating = profile["ratings"][GAME]
+    assert (rating["display"], rating["provisional"]) == (entry["display"], True)
+    (step,) = profile["history"]
+    assert (step["display_before"], step["display"]) == (1500, entry["display"])
+    (played,) = profile["games"]
+    assert played["rating"]["display_before"] == 1500
+    assert played["rating"]["display_after"] == entry["display"]
+    level = next(lv for lv in bots if lv != "random")  # a level that played no game here
+    bot = client.get(f"/api/profiles/bot:{level}").json()
+    assert bot["ratings"][GAME]["display"] == bots[level]["display"]
+    assert bot["calibration"][GAME]["display"] == bots[level]["display"]
     prof = client.get(f"/api/profiles/{ann.name}").json()
     assert prof["ratings"][GAME]["display"] == entry["display"]
     assert prof["history"][0]["display"] == entry["display"]
