@@ -116,6 +116,18 @@ class LivingForestGame(Game):
     def copy(self) -> LivingForestGame:
         return LivingForestGame(self._st.copy(list(self.log)))
 
+    def become(self, other: Game) -> None:
+        """Take ``other``'s state and log (what undo does with the replayed game). The base
+        class's ``log`` must follow the state's: a compiled ``glade.core`` names it in no
+        ``__slots__``, so the default ``become`` would leave the old log behind."""
+        if not isinstance(other, LivingForestGame):
+            raise TypeError(f"a Living Forest game cannot become a {type(other).__name__}")
+        self._st = other._st
+        self._to_act = other._to_act
+        self.seed = other.seed
+        self.options = other.options
+        self.log = other.log
+
     @contextmanager
     def edit(self) -> Iterator[ForestState]:
         """Construct a position by hand (tests, puzzles): yields the game's own state to change
