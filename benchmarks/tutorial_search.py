@@ -141,7 +141,7 @@ def h_lesson(
         return "building_score", params, claims
     if colour == "green":
         p = next(p for p in here if p["category"] == "trees")
-        params.update(points=p["points"], height=p["params"]["height"])
+        params.update(points=after["trees"], height=p["params"]["height"])
         claim("trees")
         key = (
             "tree_new"

@@ -200,7 +200,9 @@ class Tutorial:
         return say(self.name, key, params, lang)
 
     # ------------------------------------------------------------------ the one check
-    def check(self, seat: int, action: Action | dict[str, Any], lang: str = "en") -> dict[str, Any] | None:
+    def check(
+        self, seat: int, action: Action | dict[str, Any], lang: str = "en"
+    ) -> dict[str, Any] | None:
         """None if ``seat`` may play ``action`` now in this guided game; else why not:
         ``{"code", "step", "explanation", "expected", "engine"}`` — the current step's explanation
         in ``lang``, the move it waits for, and the engine's own refusal when the action is not
