@@ -26,6 +26,12 @@ def _texts() -> dict[str, dict[str, str]]:
     return found
 
 
+def category_name(game: str, category: str, lang: str = "en") -> str:
+    """A score category's name in ``lang`` (``trees`` -> 나무)."""
+    text = _texts().get(f"category.{game}.{category}")
+    return text[lang] if text else category
+
+
 def gain_text(
     game: str, line: dict[str, Any], lang: str = "en", cell: Callable[[str], str] = str
 ) -> str:
@@ -62,4 +68,4 @@ def lesson(
     return sep.join(gain_text(game, line, lang, cell) for line in parts)
 
 
-__all__ = ["gain_text", "lesson"]
+__all__ = ["category_name", "gain_text", "lesson"]

@@ -236,6 +236,15 @@ class Tutorial:
             "engine": engine,
         }
 
+    def explain(self, lang: str = "en") -> str | None:
+        """Why the current step waits for its move (what a refusal of any other says); None in
+        free play."""
+        entry = self.current()
+        if entry is None:
+            return None
+        key = f"refuse.{entry.get('refuse', entry['say'])}"
+        return say(self.name, key, entry.get("params", {}), check_lang(lang))
+
     def play(self, seat: int, action: Action | dict[str, Any]) -> None:
         """Play ``action`` for ``seat`` if ``check`` allows it, then move the script on (and play
         the opponent's scripted moves that follow).

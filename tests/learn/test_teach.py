@@ -167,3 +167,15 @@ def test_the_hint_carries_what_each_move_gains() -> None:
         assert item["teach"] == teach(t.game, 0, item["actions"])
     with pytest.raises(BadInput):
         teach(t.game, 7, [])
+
+
+def test_the_terminal_words_of_the_guided_game_read_in_three_languages() -> None:
+    from glade.terminal.learn import _ui
+
+    found = []
+    for key, text in _ui().items():
+        assert set(text) == {"en", "ko", "zh"}, key
+        for lang in ("ko", "zh"):
+            found += forbidden("harmonies", lang, key, text[lang])
+            found += forbidden("living-forest", lang, key, text[lang])
+    assert not found, found
