@@ -140,7 +140,11 @@ def test_living_forest_parts_teach_the_same_way() -> None:
     assert expected is not None and expected["type"] == "plant"
     lines = teach(t.game, 0, [expected])
     if "parts" in t.game.view(0)["spirits"][0]:  # the engine's explained progress (issue #34)
-        assert {"code": "total", "params": {"category": "trees", "points": 2, "gain": 1}} in lines
+        now = t.game.view(0)["spirits"][0]["progress"]["trees"]
+        total = {"code": "total", "params": {"category": "trees", "points": now + 1, "gain": 1}}
+        assert total in lines
+        assert lines[0]["code"] == "living-forest.tree"
+        assert lines[0]["params"]["tree"] == expected["tree"]
     else:
         assert lines == []
     assert g.view(0)["round"] == 1
