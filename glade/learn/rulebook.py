@@ -5,7 +5,7 @@
 lists, tables and figures. Numbers are never typed in the texts: a text writes ``{path}`` and
 ``values.fill`` reads the number from the engine's data or code; a table with a ``source`` is
 built from that data here. ``rules(game, lang)`` returns the whole page in one language with
-every placeholder filled and every figure completed with what the page needs to draw it (a
+every name in braces filled and every figure completed with what the page needs to draw it (a
 Harmonies board's explained score, a Living Forest card's elements).
 """
 

@@ -96,7 +96,7 @@ def _living_forest() -> dict[str, str]:
 
 @cache
 def values(game: str) -> dict[str, str]:
-    """Every placeholder of ``game``'s texts and its value as text."""
+    """Every name a text of ``game`` may write in braces, and its value as text."""
     if game == "harmonies":
         return _harmonies()
     if game == "living-forest":
@@ -107,7 +107,7 @@ def values(game: str) -> dict[str, str]:
 def fill(text: str, game: str, extra: Mapping[str, Any] | None = None) -> str:
     """``text`` with every ``{name}`` replaced by its value (``extra`` first, then the game's).
 
-    :raises KeyError: a placeholder that names no value (a mistake in the content, caught by tests)
+    :raises KeyError: a name in braces with no value (a mistake in the content, caught by tests)
     """
     table = values(game)
 
@@ -117,7 +117,7 @@ def fill(text: str, game: str, extra: Mapping[str, Any] | None = None) -> str:
             return str(extra[name])
         if name in table:
             return table[name]
-        raise KeyError(f"{game}: no value for the placeholder {{{name}}} in {text!r}")
+        raise KeyError(f"{game}: no value for {{{name}}} in {text!r}")
 
     return PLACEHOLDER.sub(one, text)
 

@@ -225,7 +225,7 @@ def test_bad_requests_are_refused_with_a_sentence() -> None:
         rules("harmonies", "fr")
     with pytest.raises(BadInput, match="no rules section"):
         section("harmonies", "harmonies.nothing")
-    with pytest.raises(KeyError, match="placeholder"):
+    with pytest.raises(KeyError, match="no value for"):
         fill("{scoring.tree.nothing}", "harmonies")
 
 
