@@ -77,9 +77,11 @@ _WORDS = {
         "card": "lfcard.{}",
         "action": "living-forest.{}",
         "element": "living-forest.{}",
-        "tile": "living-forest.victory_tile.{}",
+        "tile": "living-forest.{}",
     },
 }
+# a victory tile by its kind: the glossary's word for what it counts
+_LF_TILE_TERMS = {"fire": "fire", "flower": "flower", "tree": "protective_tree"}
 _LF_ACTION_TERMS = {
     "fragment": "take_fragment",
     "attract": "attract",
@@ -101,8 +103,8 @@ def _word(game: str, name: str, value: Any, lang: str) -> str:
         return str(value)
     if game == "living-forest" and name == "action":
         value = _LF_ACTION_TERMS.get(value, value)
-    if game == "living-forest" and name == "element" and value == "plant":
-        value = "plant"
+    if game == "living-forest" and name == "tile":
+        value = _LF_TILE_TERMS.get(value, value)
     return term(pattern.format(value), lang, value)
 
 

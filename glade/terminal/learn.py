@@ -195,15 +195,14 @@ def learn(args: argparse.Namespace, console: Console | None = None) -> int:
     lang = Lang(detect(getattr(args, "lang", None)))
     console = console or common.make_console(getattr(args, "plain", False))
     progress = getattr(args, "progress", None)
-    tutorial = _load(args.game, progress)
-    if tutorial is None:
-        tutorial = Tutorial(args.game)
-    else:
-        console.print(ui("resumed", lang.code, path=progress))
+    resumed = _load(args.game, progress)
+    tutorial = resumed or Tutorial(args.game)
     client = make_client(tutorial, lang, console)
     prompt = Prompt(getattr(args, "ask", None))
-    if tutorial.entry == 0 or tutorial.free_play is False and not progress:
+    if resumed is None:
         client.say(Text(tutorial.text("intro", lang.code), style="bold"))
+    else:
+        client.say(ui("resumed", lang.code, path=progress))
     if not guided(client, tutorial, prompt, progress):
         if progress:
             client.say(ui("saved", lang.code, path=progress))
