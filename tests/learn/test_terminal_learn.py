@@ -19,7 +19,7 @@ from glade.learn.tutorial import Tutorial
 ROOT = Path(__file__).resolve().parents[2]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]|\r")
 LANGS = ("en", "ko", "zh")
-TYPE = {"en": "Type: ", "ko": "입력: ", "zh": "输入:"}
+TYPE = {"en": "Type: ", "ko": "입력: ", "zh": "输入："}
 MENU = re.compile(r"(?:^|\s)(\d+)\) ")
 REPRS = ("{'", "['", "None", "Traceback", "<glade", "dict(")
 
@@ -131,7 +131,7 @@ def follow(
             child.expect(pexpect.EOF)
             screens.append(clean(child.before or ""))
             break
-        words = typed[-1][len(TYPE[lang]) :].split(" (")[0].split("(")[0].strip()
+        words = re.split(r"\s*[(（]", typed[-1][len(TYPE[lang]) :])[0].strip()
         child.sendline(words)
     return screens
 
@@ -155,7 +155,7 @@ def test_the_guided_game_steps_through_in_every_language(game: str, lang: str) -
         label = {
             "en": f"Step {k} of {count}",
             "ko": f"{count}단계 중 {k}단계",
-            "zh": f"第 {k} 步,共 {count} 步",
+            "zh": f"第 {k} 步，共 {count} 步",
         }[lang]
         assert label in text
     for bad in REPRS:
