@@ -241,6 +241,11 @@ def figure(game: str, spec: dict[str, Any], lang: str) -> tuple[dict[str, Any], 
         board = {k: spec[k] for k in ("side", "stacks", "cubes", "cards", "spirit") if k in spec}
         score = score_board(board, explain=True)
         out["score"] = score
+        # the cells the caption is about: those of the parts of its categories that score
+        about = set(spec.get("expect", ())) or {p["category"] for p in score["parts"]}
+        out["highlight"] = [
+            c for p in score["parts"] if p["category"] in about and p["points"] for c in p["cells"]
+        ]
         extra.update({f"points.{k}": v for k, v in score.items() if k != "parts"})
         extra["n_blue"] = sum(1 for stack in spec["stacks"].values() if stack == ["blue"])
         rivers = [p["params"]["length"] for p in score["parts"] if p["what"] == "river"]

@@ -181,6 +181,10 @@ def test_every_harmonies_figure_scores_what_its_caption_says() -> None:
                 checked += 1
             rendered = section("harmonies", s["id"])["blocks"][s["blocks"].index(b)]
             assert rendered["figure"]["score"] == score
+            lit = set(rendered["figure"]["highlight"])
+            assert lit
+            about = [p for p in score["parts"] if p["category"] in spec["expect"] and p["points"]]
+            assert lit == {c for p in about for c in p["cells"]}
     assert checked == 7
 
 
