@@ -21,8 +21,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-import glade
 from glade.core import Action, BadInput, Game, IllegalAction, Refusal
+from glade.core.registry import load_game, new_game
 
 from .rulebook import LANGS, check_lang, term
 from .values import fill
@@ -128,7 +128,7 @@ class Tutorial:
     def __init__(self, name: str) -> None:
         self.name = name
         self.data = script(name)
-        self.game = glade.new_game(name, seed=self.data["seed"], **self.data["options"])
+        self.game = new_game(name, seed=self.data["seed"], **self.data["options"])
         self.entry = 0
         self.done = 0
         self._play_opponent()
@@ -302,7 +302,7 @@ class Tutorial:
             raise BadInput("the saved guided game is past the end of its script")
         if entry < len(t.entries) and done >= len(t.entries[entry].get("moves", [])):
             raise BadInput("the saved guided game is past the end of its step")
-        game = glade.load_game(data["game"])
+        game = load_game(data["game"])
         if game.game_name != name or game.seed != t.data["seed"]:
             raise BadInput("the saved guided game was not played from this script")
         t.game, t.entry, t.done = game, entry, done
