@@ -348,6 +348,8 @@ def lf_try(
         ):
             if SEAT in g.to_act and g.view(None)["phase"] == "actions":
                 break
+            if g.view(None)["phase"] == "draw" and g.view(SEAT)["spirits"][SEAT]["drawing"]:
+                break  # the player draws first, then the bot (its draws do not depend on it)
             for a in bot.choose(g, OPPONENT):
                 if OPPONENT not in g.to_act:
                     break
@@ -358,7 +360,7 @@ def lf_try(
 
     pending_onibi: dict[str, Any] | None = None
     for rnd in range(1, rounds + 1):
-        # the draw phase: the opponent draws first, then the player
+        # the draw phase: the player draws, then the opponent
         opponent()
         draws: list[Action] = []
         limit_round = "limit" not in lessons

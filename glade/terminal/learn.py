@@ -166,14 +166,18 @@ def guided(client: Client, tutorial: Tutorial, prompt: Prompt, progress: str | N
 
 
 def _play(client: Client, tutorial: Tutorial, seat: int, action: Action) -> None:
-    from glade.bots.teach import teach
+    from glade.bots.teach import gains, parts_of
 
     code = client.lang.code
     game = tutorial.game
     text = client.narrate(game, seat, action)
-    gained = teach(game, seat, [action.to_json()])
-    mark = tutorial.entry
+    # what the move really gained (a drawn card is shown at once anyway), measured before the
+    # bot's scripted moves that follow it
     before = game.copy()
+    after = game.copy()
+    after.apply(seat, action)
+    gained = gains(game.game_name, parts_of(game, seat), parts_of(after, seat))
+    mark = tutorial.entry
     tutorial.play(seat, action)
     client.say(f"  {client.name(seat)}: {client.complete(text, seat, action)}")
     if gained:
