@@ -50,6 +50,7 @@ from glade.core import BadInput, Game
 
 from .aec import check_reward, final_rewards, own_score
 from .common import Normaliser
+from .copies import SavedGame
 from .encoders import make_encoder
 
 HARMONIES = "python_glade_harmonies"
@@ -110,6 +111,7 @@ class GladeGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
+        self._params = dict(params)
         defaults = dict(self.game_type.parameter_specification)
         merged = {**defaults, **params}
         options = {k: v for k, v in merged.items() if k not in ("rng_seed", "normalize", "rewards")}
@@ -145,11 +147,23 @@ class GladeGame(pyspiel.Game):
             )
         return GladeState(self, glade_game)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A pickle or deep copy of the game: its parameters and its generator's state (the
+        seeds of the next ``new_initial_state()`` calls), not OpenSpiel's own serialization,
+        which asks a sampled-stochastic game for a C++ generator state a Python game lacks."""
+        return (_game_of, (type(self), self._params, self._rng.getstate()))
+
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> GladeObserver:
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return GladeObserver(self, perfect_recall)
+
+
+def _game_of(cls: type[GladeGame], params: dict[str, Any], rng_state: Any) -> GladeGame:
+    game = cls(params)
+    game._rng.setstate(rng_state)
+    return game
 
 
 class HarmoniesOpenSpiel(GladeGame):
@@ -174,6 +188,13 @@ class _Holder:
     def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
         return _Holder(self.game.copy(), self._seen)
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """What ``state.serialize()`` (OpenSpiel pickles a Python state's attributes) and a
+        pickle of a state keep: the game's seed, options and moves, from which every hidden
+        order and later draw follows, and the digests made so far; the game is replayed when it
+        is read back, so the state round-trips exactly with either build of the engines."""
+        return (_holder_of, (SavedGame.of(self.game), self._seen))
+
     def seen(self, player: int) -> tuple[int, str]:
         """The number of moves so far and a digest of them, each move with the chance outcome it
         met as ``player`` may see it: a chain of BLAKE2 hashes, one link per move, so a clone
@@ -189,6 +210,10 @@ class _Holder:
             count += 1
         self._seen[player] = (count, digest)
         return count, digest
+
+
+def _holder_of(saved: SavedGame, seen: dict[int, tuple[int, str]]) -> _Holder:
+    return _Holder(saved.replay(), seen)
 
 
 class GladeState(pyspiel.State):
@@ -235,6 +260,16 @@ class GladeState(pyspiel.State):
 
     def __str__(self) -> str:
         return str(self.get_game().encoder.render(self.glade_game, None))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A pickle or deep copy of the state: its game and ``serialize()`` (the seed, options
+        and moves of the glade game, so it round-trips exactly, draws to come included)."""
+        return (_state_of, (self.get_game(), self.serialize()))
+
+
+def _state_of(game: GladeGame, data: str) -> GladeState:
+    state: GladeState = game.deserialize_state(data)
+    return state
 
 
 class GladeObserver:
