@@ -358,21 +358,52 @@ def _state_of(game: GladeGame, data: str) -> GladeState:
     return state
 
 
+DIGEST_BITS = 128  # the information-state digest (BLAKE2, 16 bytes) as bits
+
+
 class GladeObserver:
-    """OpenSpiel's observer interface over a glade encoder (``tensor``, ``dict``, strings)."""
+    """OpenSpiel's observer interface over a glade encoder (``tensor``, ``dict``, strings).
+
+    The observation tensor is the seat's observation vector. The perfect-recall one (OpenSpiel's
+    information-state tensor) adds the history: ``history``, one row per move of the game so far
+    (``max_game_length`` rows, zeros after the last move): the seat that moved, ``(seat + 1) /
+    players``, and its action, ``(action + 1) / num_distinct_actions``: every move, all public;
+    and ``digest``, the 128 bits of the information-state string's digest, which folds in every
+    chance outcome as this seat saw it (its own draws included), so that two histories the seat
+    can tell apart never give the same tensor."""
 
     def __init__(self, game: GladeGame, perfect_recall: bool) -> None:
         self.encoder = make_encoder(game.game_name, **game.options)
         self.perfect_recall = perfect_recall
         self._normaliser = Normaliser(self.encoder) if game.normalize else None
-        self.tensor = np.zeros(self.encoder.size, dtype=np.float32)
-        self.dict = {"observation": self.tensor}
+        size = self.encoder.size
+        self.rows = game.max_game_length() if perfect_recall else 0
+        self.tensor = np.zeros(size + 2 * self.rows + DIGEST_BITS * perfect_recall, np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if perfect_recall:
+            self.dict["history"] = self.tensor[size : size + 2 * self.rows].reshape(self.rows, 2)
+            self.dict["digest"] = self.tensor[size + 2 * self.rows :]
+        self._players = float(self.encoder.players)
+        self._actions = float(self.encoder.n_actions)
 
     def set_from(self, state: GladeState, player: int) -> None:
+        observation = self.dict["observation"]
         self.encoder.reset(state.glade_game)
-        self.encoder.observe(player, out=self.tensor)
+        self.encoder.observe(player, out=observation)
         if self._normaliser is not None:
-            self.tensor[:] = self._normaliser(self.tensor)
+            observation[:] = self._normaliser(observation)
+        if not self.perfect_recall:
+            return
+        history = self.dict["history"]
+        history.fill(0.0)
+        log = state.glade_game.log[: self.rows]
+        if log:
+            moves = np.array([(seat, code) for seat, code, _ in log], dtype=np.float32)
+            history[: len(log), 0] = (moves[:, 0] + 1.0) / self._players
+            history[: len(log), 1] = (moves[:, 1] + 1.0) / self._actions
+        _, digest = state._holder.seen(player)
+        bits = np.unpackbits(np.frombuffer(bytes.fromhex(digest or "00" * 16), dtype=np.uint8))
+        self.dict["digest"][:] = bits
 
     def string_from(self, state: GladeState, player: int) -> str:
         game = state.glade_game
