@@ -113,7 +113,8 @@ def test_an_edited_source_runs_as_plain_source(
 ) -> None:
     """A module whose source changed since it was compiled would run stale code: the digests
     the build recorded say so, and the plain source runs instead."""
-    monkeypatch.delenv(compiled.ENV, raising=False)  # (the plain build's run of these tests sets it)
+    # the plain build's run of these tests sets it
+    monkeypatch.delenv(compiled.ENV, raising=False)
     root = tmp_path / "glade"
     (root / "core").mkdir(parents=True)
     for module in compiled.MODULES:
