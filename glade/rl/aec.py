@@ -404,7 +404,11 @@ class GladeAECEnv(_Core, AECEnv):
         game = self.game
         if game is None:
             raise RuntimeError("call reset() before observe()")
-        seat = self._seat_of(agent)
+        seat = self._seat.get(agent)  # (inline, not _seat_of: observe runs every Python step)
+        if seat is None:
+            raise KeyError(
+                f"there is no agent {agent!r}; agents are {', '.join(self.possible_agents)}"
+            )
         legal, view = self._seat_view(self._kernel, game, seat, self._n_actions)
         self._legal = legal  # kept for step() until the next move
         self._legal_seat = seat
