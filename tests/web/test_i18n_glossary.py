@@ -326,7 +326,7 @@ def test_every_card_and_animal_name_comes_from_the_glossary() -> None:
 def page_t(page: Page, lang: str, key: str, params: dict[str, Any] | None = None) -> str:
     text: str = page.evaluate(
         """async ([lang, key, params]) => {
-            const m = await import("/js/i18n.js");
+            const m = await import("/js/base/i18n.js");
             await m.setLang(lang);
             return m.t(key, params || undefined);
         }""",

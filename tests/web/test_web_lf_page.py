@@ -207,7 +207,7 @@ def start_game(page: Page, base: str, seats: list[str], lang: str = "en") -> str
 def refusal_sentence(page: Page, code: str, params: dict[str, Any]) -> str:
     text: str = page.evaluate(
         """async ([code, params]) => {
-            const m = await import("/js/i18n.js");
+            const m = await import("/js/base/i18n.js");
             return m.refusal(code, params, "?");
         }""",
         [code, params],
@@ -385,7 +385,7 @@ def test_playback_highlights_what_a_step_changed(server: Server, browser: Browse
     view = server_view(server.url, gid, token_of(page, gid))
     found = page.evaluate(
         """async (view) => {
-            const lf = await import("/js/living_forest.js");
+            const lf = await import("/js/games/living_forest.js");
             await lf.prepare();
             const ui = lf.newUi();
             const names = ["Ada", "Bo"];

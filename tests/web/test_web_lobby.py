@@ -48,7 +48,7 @@ def test_every_string_exists_in_every_language() -> None:
         assert all(isinstance(v, str | dict) and v for v in table.values()), lang
     # every literal key the scripts ask for is translated
     used: set[str] = set()
-    for script in (WEB / "js").glob("*.js"):
+    for script in (WEB / "js").rglob("*.js"):
         used |= set(re.findall(r"\bt\(\"([a-zA-Z0-9_.-]+)\"", script.read_text("utf-8")))
     assert used, "no t(...) call found"
     assert used <= keys | set(glossary()), sorted(used - keys)

@@ -200,3 +200,41 @@ def play_living_forest_step(page: Page, rng: random.Random) -> bool:
     offered.nth(choice).click()
     wait_version_above(page, start)
     return True
+
+
+# What the table draws, watched from outside the page (the page has no test hooks): every new
+# table element is a redraw; every step of someone else's move shown on the playback line is
+# recorded once, with the table's version then and the time it appeared.
+PROBE = """
+(() => {
+  const probe = { redraws: 0, steps: [] };
+  Object.defineProperty(window, "__tableProbe", { value: probe });
+  const seen = new Set();
+  const look = () => {
+    const line = document.querySelector("[data-testid=step-line][data-move]");
+    if (!line || seen.has(line.dataset.move)) return;
+    seen.add(line.dataset.move);
+    const table = document.querySelector("[data-testid=table]");
+    probe.steps.push({ move: Number(line.dataset.move), seat: Number(line.dataset.seat),
+      version: table ? Number(table.dataset.version) : -1, at: performance.now() });
+  };
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) {
+      if (n.nodeType !== 1) continue;
+      if (n.matches("[data-testid=table]")) probe.redraws += 1;
+    }
+    look();
+  }).observe(document, { childList: true, subtree: true });
+})();
+"""
+
+
+def watch_table(context: BrowserContext) -> None:
+    """Record the table's redraws and played-back steps in every page of ``context``
+    (read them with :func:`table_probe`)."""
+    context.add_init_script(PROBE)
+
+
+def table_probe(page: Page) -> dict[str, Any]:
+    probe: dict[str, Any] = page.evaluate("() => JSON.parse(JSON.stringify(window.__tableProbe))")
+    return probe

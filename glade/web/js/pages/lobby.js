@@ -1,20 +1,27 @@
 // The lobby: my games (whose turn, last move, results), create a table (game, options, seats,
 // hot-seat or online), invite links, open tables.
-import { claimSeat, fetchKeys, me } from "./account.js";
-import { api, rememberNames, seatsFor } from "./api.js";
-import { esc, lang, t } from "./i18n.js";
-import { botRatingText, createRated, loadBotRatings, ratedCheckbox } from "./leaderboard.js";
-import { toast } from "./main.js";
-import { askNotifications, look, notificationsState, onTurns, setSound, soundOn, stopNotifications, turns } from "./notify.js";
-import { clockField, clockOption } from "./social.js";
+import { botLabel, botRatingText, seatLabel } from "../base/format.js";
+import { esc, lang, t } from "../base/i18n.js";
+import { toast } from "../base/ui.js";
+import { api, rememberNames, seatsFor } from "../net/api.js";
+import { askNotifications, look, notificationsState, onTurns, setSound, soundOn, stopNotifications, turns } from "../net/notify.js";
+import { claimSeat, fetchKeys, me } from "../net/session.js";
+import { clockField, clockOption } from "../parts/social.js";
 
 const DEFAULT_BOTS = ["random", "greedy", "mcts:easy", "mcts:normal", "mcts:hard"];
 const FORM_KEY = "glade.lobby";
 
-export function botLabel(spec) {
-  const [base, level] = spec.split(":");
-  const name = t(`bot.${base}`);
-  return level ? `${name} · ${t(`bot.level.${level}`)}` : name;
+// Each bot level's calibrated rating, per game, shown beside it (read once for the page's life).
+let botRatingsRead = null;
+function loadBotRatings() {
+  if (!botRatingsRead) botRatingsRead = api.botRatings().catch(() => ({ games: {} }));
+  return botRatingsRead;
+}
+
+// The "rated table" choice, for a logged-in player (a rated table's seats are accounts').
+function ratedCheckbox(form) {
+  if (!me.user) return "";
+  return `<label class="check"><input type="checkbox" name="rated" data-testid="rated"${form.rated ? " checked" : ""}> ${esc(t("rating.rated"))}</label>`;
 }
 
 function loadForm() {
@@ -150,10 +157,7 @@ export async function showLobby(root) {
     return t("mygames.lastMove", { when });
   }
 
-  function seatName(s) {
-    if (s.kind === "bot") return s.name && s.name !== s.bot ? s.name : botLabel(s.bot || "random");
-    return s.name || t("lobby.free");
-  }
+  const seatName = seatLabel;
 
   function resultText(g) {
     const r = g.result || {};
@@ -314,7 +318,8 @@ export async function showLobby(root) {
     }
     let made;
     try {
-      made = form.rated && me.user && !solo ? await createRated(form.game, options, seats, clockOption(form.clock)) : await api.create(form.game, options, seats, clockOption(form.clock));
+      const rated = Boolean(form.rated && me.user && !solo);
+      made = await api.create(form.game, options, seats, { clock: clockOption(form.clock), rated });
     } catch (err) {
       toast(err.message || t("error.network"));
       return;

@@ -3,16 +3,16 @@
 // aria-disabled="true" and data-refusal (the engine's refusal code and params, from the view's
 // "refusals"), which the shell turns into a sentence. During playback the shell passes c.step
 // ({entry, seat}: one item of the public log) and the table marks what that step changed.
-import { COLORS, GLYPH, cellLabel, centre, cube, hexPoints, stack, topY, viewBox } from "./hex.js";
-import { esc, refusal, t } from "./i18n.js";
+import { GLYPH, cellLabel, centre, cube, hexPoints, stack, topY, viewBox } from "./hex.js";
+import { loadJson } from "../base/assets.js";
+import { esc, refusal, t } from "../base/i18n.js";
 
 let DATA = null; // harmonies-cards.json: boards and the card data (habitats, point tracks)
 const CARDS = {};
 
 export async function prepare() {
   if (DATA) return;
-  const resp = await fetch(new URL("../data/harmonies-cards.json", import.meta.url));
-  DATA = await resp.json();
+  DATA = await loadJson("data/harmonies-cards.json");
   for (const c of DATA.animals) CARDS[c.id] = { ...c, spirit: false };
   for (const c of DATA.spirits) CARDS[c.id] = { ...c, spirit: true };
 }

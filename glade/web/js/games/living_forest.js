@@ -3,8 +3,10 @@
 // spirits compact. Every rule comes from the server: the legal actions, the view's refusals (why
 // an action shown cannot be played), its move previews, its end-of-round record and who reached
 // 12. This file only draws them.
-import { esc, lang, refusal, t } from "./i18n.js";
-import { toast } from "./main.js";
+import { loadJson } from "../base/assets.js";
+import { listWords } from "../base/format.js";
+import { esc, refusal, t } from "../base/i18n.js";
+import { toast } from "../base/ui.js";
 
 const ELEMENTS = ["sun", "water", "plant", "spiral", "flower"];
 // A glyph beside every element so that it never depends on colour alone.
@@ -22,8 +24,7 @@ let LINES = []; // the data file's line bonus entries
 
 export async function prepare() {
   if (DATA) return;
-  const resp = await fetch(new URL("../data/living-forest-cards.json", import.meta.url));
-  DATA = await resp.json();
+  DATA = await loadJson("data/living-forest-cards.json");
   const add = (level) => (c) => (CARD[c.name] = { ...c, level });
   DATA.starting_deck.cards.forEach(add(0));
   ["level1", "level2", "level3"].forEach((key, i) => DATA.guardian_animals[key].forEach(add(i + 1)));
@@ -67,10 +68,7 @@ function refusalText(json) {
 const cardName = (name) => t(`lfcard.${name}`);
 const act = (a) => esc(JSON.stringify(a));
 const elName = (e) => t(`lf.el.${e}`);
-const list = (items) => {
-  if (typeof Intl !== "undefined" && Intl.ListFormat) return new Intl.ListFormat(lang(), { style: "long", type: "conjunction" }).format(items);
-  return items.join(", ");
-};
+const list = listWords;
 
 function elIcon(e, n, { big = false } = {}) {
   return `<span class="el el-${e}${big ? " big" : ""}" title="${esc(elName(e))}"><span class="el-glyph" aria-hidden="true">${ICON[e]}</span><span class="sr-only">${esc(elName(e))}</span><b>${n}</b></span>`;

@@ -3,10 +3,10 @@
 // they never cover a control of the table); whether the table is rated (a badge in the table's
 // title) and each seat's rating at stake; and the clock choice of the lobby's form.
 // Everything a player typed is shown with textContent, never as HTML.
-import { call, rememberSeat } from "./api.js";
-import { esc, t } from "./i18n.js";
-import { fmt } from "./leaderboard.js";
-import { toast } from "./main.js";
+import { fmt } from "../base/format.js";
+import { esc, t } from "../base/i18n.js";
+import { toast } from "../base/ui.js";
+import { api, rememberSeat } from "../net/api.js";
 
 const MUTE_KEY = "glade.chat.muted";
 const CHAT_MAX = 200;
@@ -52,16 +52,11 @@ export function formatClock(seconds) {
   return `${m}:${two(sec)}`;
 }
 
-// ------------------------------------------------------------------ the API calls of this panel
-function request(method, path, token, body) {
-  return call(method, path, { token, body });
-}
-
 function loadCss() {
   if (document.querySelector("link[data-social-css]")) return;
   const link = document.createElement("link");
   link.rel = "stylesheet";
-  link.href = new URL("../css/social.css", import.meta.url).href;
+  link.href = new URL("../../css/social.css", import.meta.url).href;
   link.dataset.socialCss = "";
   document.head.append(link);
 }
@@ -72,7 +67,6 @@ function loadCss() {
 export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf }) {
   loadCss();
   const enc = encodeURIComponent;
-  const base = `/api/games/${enc(id)}`;
   let state = null;
   let clock = null; // the last clock message, and when it came (performance.now())
   let clockAt = 0;
@@ -247,7 +241,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
   async function loadStake() {
     stakeSeats = holders();
     try {
-      stake = await request("GET", `${base}/ratings`);
+      stake = await api.tableRatings(id);
     } catch (err) {
       return; // the next change of seats or the end looks again
     }
@@ -393,7 +387,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
 
   async function load() {
     try {
-      const data = await request("GET", `${base}/social`);
+      const data = await api.social(id);
       if (data.clock) onClock({ version: -1, ...data.clock });
       for (const m of data.chat || []) messages.set(m.n, m);
       if (data.rematch) rematch = data.rematch;
@@ -411,7 +405,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     if (!text || sending || seat === null) return;
     sending = true;
     try {
-      const message = await request("POST", `${base}/chat`, tokenOf(seat), { text });
+      const message = await api.chat(id, tokenOf(seat), text);
       input.value = "";
       onChat(message);
     } catch (err) {
@@ -426,7 +420,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     for (const seat of humanMine()) {
       if (rematch && !rematch.waiting.includes(seat)) continue;
       try {
-        const answer = await request("POST", `${base}/rematch`, tokenOf(seat));
+        const answer = await api.rematch(id, tokenOf(seat));
         rememberSeat(answer.id, answer.seat, answer.token); // only this seat's own credential
         next = answer.id;
       } catch (err) {
@@ -446,7 +440,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     }
     leaving = -Infinity;
     try {
-      await request("POST", `${base}/leave`, tokenOf(mySeat()));
+      await api.leave(id, tokenOf(mySeat()));
       toast(t("leave.done"), "info");
     } catch (err) {
       toast(err.message || t("error.network"));

@@ -1,20 +1,18 @@
 // The replay page: step through a game's public log, move by move. Every position is the server's
 // (GET /api/games/{id}/past/{move}, the engine replaying the log), drawn by the game's own table
 // drawing, so the page keeps no copy of any rule.
-import { api } from "./api.js";
-import * as harmonies from "./harmonies.js";
-import { esc, t } from "./i18n.js";
-import * as livingForest from "./living_forest.js";
-import { botLabel } from "./lobby.js";
-import { chartSvg, fetchBest, fetchReview, markLabel, moveWords, unitLabel } from "./review.js";
+import { botLabel } from "../base/format.js";
+import { esc, t } from "../base/i18n.js";
+import { GAMES } from "../games/index.js";
+import { api } from "../net/api.js";
+import { chartSvg, markLabel, moveWords, unitLabel } from "../parts/review_view.js";
 
-const MODULES = { harmonies, "living-forest": livingForest };
 const PACE_MS = 700; // one move a step while playing
 const AHEAD = 2; // positions fetched ahead of the one shown, so that stepping forward is smooth
 
 export async function showReplay(root, id, startAt) {
   const [log, final] = await Promise.all([api.log(id), api.state(id)]);
-  const mod = MODULES[final.game || final.view.game];
+  const mod = GAMES[final.game || final.view.game];
   await mod.prepare();
   const moves = log.moves || [];
   const total = moves.length;
@@ -56,7 +54,7 @@ export async function showReplay(root, id, startAt) {
   let step = total;
   if (startAt !== undefined && /^\d+$/.test(String(startAt))) step = Math.min(total, Number(startAt));
   let reviewed = null; // the stored review of this game, once the server has one
-  if (over) fetchReview(id).then((b) => { if (b.status === "done") { reviewed = b.review; render(); } }).catch(() => {});
+  if (over) api.review(id).then((b) => { if (b.status === "done") { reviewed = b.review; render(); } }).catch(() => {});
   let timer = null;
   let failed = null; // the message of a position that could not be read
   const ui = mod.newUi();
@@ -83,7 +81,7 @@ export async function showReplay(root, id, startAt) {
     if (!bests.has(turn.index)) {
       bests.set(
         turn.index,
-        fetchBest(id, turn.index).then(
+        api.reviewBest(id, turn.index).then(
           (data) => {
             bests.set(turn.index, data.view);
             if (step === turn.log[1]) render();

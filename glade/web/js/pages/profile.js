@@ -1,9 +1,9 @@
 // #/profile/<name>: a player's (or bot level's) ratings per game, the rating chart (SVG, the
 // conservative rating after each rated game) and the recent games with their results (a bot
 // level's: its rated games).
-import { esc, lang, t } from "./i18n.js";
-import { RATED_GAMES, entryName, fmt, getJson } from "./leaderboard.js";
-import { botLabel } from "./lobby.js";
+import { RATED_GAMES, entryName, fmt, seatLabel } from "../base/format.js";
+import { esc, lang, t } from "../base/i18n.js";
+import { api } from "../net/api.js";
 
 const COLOURS = { harmonies: "#2f7d4f", "living-forest": "#b0532a" };
 const PAD = { left: 44, right: 22, top: 14, bottom: 32 };
@@ -75,7 +75,7 @@ function when(seconds) {
 // a seat a bot took over (its player left or ran out of time) keeps its player's name
 function seatName(s) {
   if (s.status && s.name) return `${s.name} (${t(s.status === "left" ? "clock.left" : "clock.timedOut")})`;
-  return s.kind === "bot" ? botLabel(s.bot || "random") : s.name || t("lobby.free");
+  return seatLabel(s);
 }
 
 function gameRow(g) {
@@ -98,7 +98,7 @@ function gameRow(g) {
 }
 
 export async function showProfile(root, name) {
-  const data = await getJson(`/api/profiles/${encodeURIComponent(name)}`);
+  const data = await api.profile(name);
   const isBot = data.kind === "bot";
 
   function ratingCards() {
