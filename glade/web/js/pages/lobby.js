@@ -370,7 +370,7 @@ export async function showLobby(root) {
     } catch (err) {
       openGames = [];
     }
-    const list = root.querySelector(".open-list");
+    const list = root.querySelector("[data-testid=open-list]"); // not My games' lists, above it
     if (list) {
       list.innerHTML = openHtml();
       for (const b of list.querySelectorAll("[data-join]")) b.addEventListener("click", () => join(b.dataset.join));
