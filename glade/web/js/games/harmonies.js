@@ -526,7 +526,8 @@ function pointsOf(board) {
 
 export function render(c) {
   const v = c.view;
-  const me = c.seat === null ? 0 : c.seat;
+  // a spectator (and the replay) sees the board of c.focus large, when given
+  const me = c.seat === null ? (Number.isInteger(c.focus) ? c.focus : 0) : c.seat;
   const myTurn = c.seat !== null && v.current === c.seat;
   const marks = stepMarks(c);
   let legalToken = null;
@@ -548,7 +549,7 @@ export function render(c) {
   if (c.hint) hintCells = new Set(c.hint.filter((a) => a.cell).map((a) => a.cell));
   const stepCellsOf = (seat) => (marks.seat === seat ? marks.cells : null);
   const board = v.boards[me];
-  const mineLabel = c.seat === null ? c.nameOf(0) : t("h.yourBoard");
+  const mineLabel = c.seat === null ? c.nameOf(me) : t("h.yourBoard");
   const others = v.boards
     .map((b, s) => ({ b, s }))
     .filter(({ s }) => s !== me)

@@ -600,7 +600,7 @@ export function controls() {
 export function render(c) {
   const v = c.view;
   const h = highlightOf(c);
-  const me = c.seat === null ? v.current ?? v.sacred_tree ?? 0 : c.seat;
+  const me = c.seat === null ? (Number.isInteger(c.focus) ? c.focus : v.current ?? v.sacred_tree ?? 0) : c.seat;
   const others = v.spirits.filter((s) => s.seat !== me).map((s) => spiritPanel(c, s, false, h)).join("");
   const zoom = c.ui && c.ui.zoom ? zoomHtml(c.ui.zoom) : "";
   return `<div class="lf-table players-${v.spirits.length}${h.seat !== null ? " lf-stepping" : ""}">

@@ -71,7 +71,10 @@ export async function showReplay(root, id, startAt) {
     const pos = positions.get(n);
     return pos && !(pos instanceof Promise) ? pos : null; // the view, once it is here
   };
-  const context = (view, u = ui) => ({ state: { version: step, to_act: view.to_act || [], view }, view, legal: [], seat: null, mine: [], watching: true, nameOf, ui: u, hint: null });
+  // a position as the table draws it for a spectator, with the board of `focus` large: the seat of
+  // the move shown (the replay follows whoever moved; a review's alternative is that seat's too)
+  const mover = () => (step > 0 ? moves[step - 1].seat : null);
+  const context = (view, u = ui, focus = mover()) => ({ state: { version: step, to_act: view.to_act || [], view }, view, legal: [], seat: null, focus, mine: [], watching: true, nameOf, ui: u, hint: null });
 
   // The review's decisions by the log position their move ends at, and the positions after each
   // one's best alternative (from the server, which replays the game to it), once asked for.
@@ -98,7 +101,8 @@ export async function showReplay(root, id, startAt) {
   function reviewLine() {
     const turn = turnAt(step);
     if (!turn) return "";
-    const best = moveWords(reviewed.game, (turn.is_best ? turn.played : turn.best).actions);
+    if (!loaded(turn.log[0])) fetchPosition(turn.log[0]).then(render, () => {}); // for the names
+    const best = moveWords(reviewed.game, (turn.is_best ? turn.played : turn.best).actions, loaded(turn.log[0]));
     return `<p class="review-mark mark-${esc(turn.mark)}" data-testid="replay-mark"><span class="mark mark-${esc(turn.mark)}">${esc(markLabel(turn.mark))}</span> ${esc(t("review.here", { mark: markLabel(turn.mark), loss: turn.loss.toFixed(1), unit: unitLabel(reviewed), best }))}</p>`;
   }
 
@@ -113,13 +117,13 @@ export async function showReplay(root, id, startAt) {
     if (alt) {
       const altUi = mod.newUi();
       mod.resetUi(altUi);
-      if (before) mod.render(context(before, altUi)); // marks what the alternative changed
-      altBoard = mod.render(context(alt, altUi));
+      if (before) mod.render(context(before, altUi, turn.seat)); // marks what the alternative changed
+      altBoard = mod.render(context(alt, altUi, turn.seat));
     } else if (!before) fetchPosition(turn.log[0]).then(render, () => {});
     const col = "flex:1 1 420px;min-width:0";
     return `<div class="review-compare" data-testid="review-compare" style="display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start">
-      <section style="${col}" data-testid="compare-played"><h3 style="font-size:1rem;margin:0 0 6px">${esc(t("review.boardPlayed"))}: ${esc(moveWords(reviewed.game, turn.played.actions))}</h3>${board}</section>
-      <section style="${col}" data-testid="compare-best" data-loaded="${alt ? "yes" : "no"}"><h3 style="font-size:1rem;margin:0 0 6px">${esc(t("review.boardBest"))}: ${esc(moveWords(reviewed.game, turn.best.actions))}</h3>${altBoard}</section>
+      <section style="${col}" data-testid="compare-played" data-seat="${turn.seat}"><h3 style="font-size:1rem;margin:0 0 6px">${esc(t("review.boardPlayed"))}: ${esc(moveWords(reviewed.game, turn.played.actions, before))}</h3>${board}</section>
+      <section style="${col}" data-testid="compare-best" data-seat="${turn.seat}" data-loaded="${alt ? "yes" : "no"}"><h3 style="font-size:1rem;margin:0 0 6px">${esc(t("review.boardBest"))}: ${esc(moveWords(reviewed.game, turn.best.actions, before))}</h3>${altBoard}</section>
     </div>`;
   }
 
@@ -165,7 +169,7 @@ export async function showReplay(root, id, startAt) {
         </div>
         <p class="replay-move status-line" aria-live="polite" data-testid="replay-move">${esc(said)}</p>
         ${reviewLine()}
-        ${reviewed ? `<div class="replay-chart" data-testid="replay-chart">${chartSvg(reviewed, id, { inPlace: true, current: step })}</div>` : ""}
+        ${reviewed ? `<div class="replay-chart" data-testid="replay-chart">${chartSvg(reviewed, id, { inPlace: true, current: step, nameOf, width: Math.min(720, (root.clientWidth || 700) - 40) })}</div>` : ""}
       </section>
       <div class="play">${board}${last && c && c.view.result ? `<section class="panel end-inline"><h2>${esc(t("end.title"))}</h2>${mod.endScreen(c)}</section>` : ""}</div>
       <aside class="side">
