@@ -56,6 +56,7 @@ export async function showTable(root, id, { spectator }) {
   let logVersion = -1; // the version the log is at
   let logLoading = null;
   let busy = false;
+  const queued = []; // your clicks made while one of yours was on its way, oldest first
   let hint = null;
   let hintOn = false;
   let coach = null; // the hint in words: {move, score, win}
@@ -269,30 +270,66 @@ export async function showTable(root, id, { spectator }) {
   }
 
   // ---------------------------------------------------------------- acting
+  // Your move. A click made while another of yours is on its way waits its turn and is sent
+  // after it, if the table then still offers it. A move the server refuses as stale (the game moved
+  // on: in Living Forest the others draw at the same time) is sent again against the newer
+  // version when that version still offers it: a click that is still legal is never lost.
   async function send(action) {
-    if (busy || watching) return;
+    if (watching) return;
+    if (busy) {
+      queued.push(action);
+      return;
+    }
     busy = true;
     skip(); // your own move ends the playback of the others'
     step = null;
     try {
-      // on the seat's socket when it is open (its answer is the push of the new state, drawn as
-      // every push is), else POST …/actions (its answer is drawn here)
-      const viaSocket = socket.act(tokenOf(shown), action, state.version);
-      const next = viaSocket ? await viaSocket : await api.act(id, tokenOf(shown), action, state.version);
-      if (action.type === "undo") toast(t("table.undone"), "info");
-      if (!viaSocket) await accept(next);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409) {
-        toast(t("error.stale"));
-        await resync();
-      } else if (err instanceof ApiError && err.status === 0) {
-        toast(t("error.network"));
-      } else {
-        const sentence = err instanceof ApiError && err.code ? refusal(err.code, wordParams(err.code, err.params), err.message) : err.message;
-        toast(sentence || t("error.refused"));
+      await play(action, shown);
+      while (queued.length && alive) {
+        const next = queued.shift();
+        if ((state.legal_actions || []).some((a) => canonical(a) === canonical(next))) await play(next, shown);
       }
     } finally {
+      queued.length = 0;
       busy = false;
+    }
+  }
+
+  async function play(action, seat) {
+    let version = state.version;
+    for (;;) {
+      try {
+        // on the seat's socket when it is open (its answer is the push of the new state, drawn as
+        // every push is), else POST …/actions (its answer is drawn here)
+        const viaSocket = socket.act(tokenOf(seat), action, version);
+        const next = viaSocket ? await viaSocket : await api.act(id, tokenOf(seat), action, version);
+        if (action.type === "undo") toast(t("table.undone"), "info");
+        if (!viaSocket && next) await accept(next);
+        return;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 409) {
+          let fresh;
+          try {
+            fresh = await api.state(id, tokenOf(seat));
+          } catch (again) {
+            toast(t("error.network"));
+            return;
+          }
+          const still = (fresh.legal_actions || []).some((a) => canonical(a) === canonical(action));
+          await accept(fresh);
+          if (still && fresh.version > version) {
+            version = fresh.version;
+            continue;
+          }
+          toast(t("table.movedOn"));
+        } else if (err instanceof ApiError && err.status === 0) {
+          toast(t("error.network"));
+        } else {
+          const sentence = err instanceof ApiError && err.code ? refusal(err.code, wordParams(err.code, err.params), err.message) : err.message;
+          toast(sentence || t("error.refused"));
+        }
+        return;
+      }
     }
   }
 
