@@ -101,7 +101,9 @@ function triggerSentences(c, kind) {
   if (!trig) return [];
   const solo = v.players === 1 ? ".solo" : "";
   const name = c.nameOf(trig.seat);
-  return (trig.reasons || [trig.reason]).map((why) => t(`h.${kind}${solo}.${why}`, { name, n: trig.empty_cells }));
+  // a board with no empty cell left is full, not "nearly full (0 empty cells left)"
+  const full = (why) => (why === "board" && trig.empty_cells === 0 ? "boardFull" : why);
+  return (trig.reasons || [trig.reason]).map((why) => t(`h.${kind}${solo}.${full(why)}`, { name, n: trig.empty_cells }));
 }
 
 // The "last round" sentence from the moment the end is triggered until the end, or null.

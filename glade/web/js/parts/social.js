@@ -3,7 +3,7 @@
 // they never cover a control of the table); whether the table is rated (a badge in the table's
 // title) and each seat's rating at stake; and the clock choice of the lobby's form.
 // Everything a player typed is shown with textContent, never as HTML.
-import { fmt } from "../base/format.js";
+import { fmt, listWords } from "../base/format.js";
 import { esc, t } from "../base/i18n.js";
 import { toast } from "../base/ui.js";
 import { api, rememberSeat } from "../net/api.js";
@@ -39,16 +39,20 @@ export function clockOption(value) {
   return undefined;
 }
 
-// "4:05", "1:02:03", or "2d 03:04" for the days of a correspondence clock
-export function formatClock(seconds) {
+// A clock's time left: a real-time clock to the second ("4:05", "1:02:03"); a correspondence
+// clock in days, hours and minutes, both seats' in the same words ("1 d 0 h", "23 h 59 min").
+export function formatClock(seconds, kind = "realtime") {
   const s = Math.max(0, Math.ceil(seconds));
   const days = Math.floor(s / 86400);
   const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
   const two = (n) => String(n).padStart(2, "0");
-  if (days > 0) return `${t("clock.dayShort", { n: days })} ${two(h)}:${two(m)}`;
-  if (h > 0) return `${h}:${two(m)}:${two(sec)}`;
+  if (kind === "correspondence") {
+    if (days > 0) return t("clock.daysHours", { d: days, h });
+    return h > 0 ? t("clock.hoursMinutes", { h, m }) : t("clock.minutes", { m });
+  }
+  if (h > 0 || days > 0) return `${days * 24 + h}:${two(m)}:${two(sec)}`;
   return `${m}:${two(sec)}`;
 }
 
@@ -76,6 +80,8 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
   let stakeTries = 0; // after the end: the rating is written a moment later, so look again
   let leaving = -Infinity; // performance.now() of the first click on leave (a second confirms)
   let sending = false;
+  let offeredHere = false; // this page offered the rematch: it goes to the new table once all accept
+  let alive = true;
   const messages = new Map(); // n -> message
   let muted = localStorage.getItem(MUTE_KEY) === "1";
 
@@ -256,7 +262,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     for (const el of panel.querySelectorAll("[data-clock]")) {
       const i = Number(el.dataset.clock);
       const secs = left(i);
-      el.textContent = formatClock(secs);
+      el.textContent = formatClock(secs, clock.kind);
       el.classList.toggle("low", clock.kind === "realtime" && secs < 30);
     }
   }
@@ -309,22 +315,34 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
       box.append(b);
       return;
     }
-    line.textContent = t("rematch.offered", { name: nameOf(rematch.by) });
-    box.append(line);
     const waitingMine = mineHuman.filter((s) => rematch.waiting.includes(s));
-    if (waitingMine.length) {
+    const others = rematch.waiting.filter((s) => !mineHuman.includes(s));
+    const button = (kind, label, cls = "") => {
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "primary";
-      b.dataset.rematch = "accept";
-      b.dataset.testid = "rematch-accept";
-      b.textContent = t("rematch.accept");
-      box.append(b);
+      b.className = cls;
+      b.dataset.rematch = kind;
+      b.dataset.testid = `rematch-${kind}`;
+      b.textContent = label;
+      return b;
+    };
+    if (waitingMine.length && declined()) {
+      line.textContent = t("rematch.declined", { name: nameOf(rematch.by) });
+      line.dataset.testid = "rematch-declined";
+      box.append(line);
+    } else if (waitingMine.length) {
+      line.textContent = t("rematch.offered", { name: nameOf(rematch.by) });
+      box.append(line, button("accept", t("rematch.accept"), "primary"), button("decline", t("rematch.decline")));
     } else {
-      if (rematch.waiting.length) {
+      // the offer is made (by this player or another): who is still awaited, and the new table
+      const byMe = mineHuman.includes(rematch.by);
+      line.textContent = byMe ? t("rematch.youOffered") : t("rematch.offered", { name: nameOf(rematch.by) });
+      box.append(line);
+      if (others.length) {
         const wait = document.createElement("p");
         wait.className = "muted";
-        wait.textContent = t("rematch.waiting", { names: rematch.waiting.map(nameOf).join(", ") });
+        wait.dataset.testid = "rematch-waiting";
+        wait.textContent = t("rematch.waiting", { names: listWords(others.map(nameOf)) });
         box.append(wait);
       }
       const a = document.createElement("a");
@@ -333,6 +351,27 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
       a.textContent = t(mineHuman.length ? "rematch.open" : "rematch.watch");
       box.append(a);
     }
+  }
+
+  // A rematch this player declined (the server has no word for it yet: the offer stays open for
+  // the others, and this page no longer asks).
+  const DECLINED = "glade.rematch.declined";
+  function declined() {
+    try {
+      return (JSON.parse(localStorage.getItem(DECLINED) || "[]") || []).includes(id);
+    } catch (err) {
+      return false;
+    }
+  }
+  function decline() {
+    let ids = [];
+    try {
+      ids = JSON.parse(localStorage.getItem(DECLINED) || "[]") || [];
+    } catch (err) {
+      ids = [];
+    }
+    localStorage.setItem(DECLINED, JSON.stringify([...new Set([...ids, id])].slice(-50)));
+    renderRematch();
   }
 
   function renderChat() {
@@ -380,9 +419,11 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     const fresh = !rematch;
     rematch = message;
     renderRematch();
-    if (fresh && humanMine().some((s) => message.waiting.includes(s))) {
+    if (fresh && !declined() && humanMine().some((s) => message.waiting.includes(s))) {
       toast(t("rematch.offered", { name: nameOf(message.by) }), "info");
     }
+    // the offer made on this page: once everyone accepted, to the new table
+    if (offeredHere && !message.waiting.length && alive) location.hash = `#/play/${enc(message.id)}`;
   }
 
   async function load() {
@@ -415,20 +456,34 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     }
   }
 
+  // Offer the rematch (or accept it) for each of this browser's seats. The offerer stays at
+  // this table, which says whom the offer waits for, until every other player accepted.
   async function doRematch() {
-    let next = null;
+    let answer = null;
     for (const seat of humanMine()) {
       if (rematch && !rematch.waiting.includes(seat)) continue;
       try {
-        const answer = await api.rematch(id, tokenOf(seat));
+        answer = await api.rematch(id, tokenOf(seat));
         rememberSeat(answer.id, answer.seat, answer.token); // only this seat's own credential
-        next = answer.id;
       } catch (err) {
         toast(err.message || t("error.network"));
         return;
       }
     }
-    if (next) location.hash = `#/play/${enc(next)}`;
+    if (!answer) return;
+    let status = null;
+    try {
+      status = (await api.social(id)).rematch; // whom the offer waits for now
+    } catch (err) {
+      status = null;
+    }
+    if (status && !status.waiting.length) {
+      location.hash = `#/play/${enc(answer.id)}`;
+      return;
+    }
+    offeredHere = true;
+    if (status) rematch = status;
+    renderRematch();
   }
 
   async function doLeave() {
@@ -454,7 +509,8 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     // the bar may sit inside the table (its side column): its clicks reach both listeners
     if (ev.currentTarget === root && panel.contains(el)) return;
     ev.preventDefault();
-    if (el.dataset.rematch !== undefined) doRematch();
+    if (el.dataset.rematch === "decline") decline();
+    else if (el.dataset.rematch !== undefined) doRematch();
     else doLeave();
   }
 
@@ -487,6 +543,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     },
     rerender: renderAll,
     unmount() {
+      alive = false;
       clearInterval(timer);
       root.removeEventListener("click", onClick);
       panel.remove();
