@@ -675,15 +675,6 @@ class LivingForestClient(Client):
         return out
 
 
-def render(game: Game, seat: int | None, width: int = 80) -> str:
-    """The table as plain text, as ``seat`` may see it (used by the RL wrappers' ansi mode)."""
-    players = game.num_players
-    console = Console(width=width, no_color=True, highlight=False, markup=False)
-    client = LivingForestClient(game, ["you"] * players, Lang("en"), console)
-    client.names = [f"Spirit {s + 1}" for s in range(players)]
-    return "\n".join(line.plain for line in client.render(seat))
-
-
 def parse_seats(text: str | None) -> list[str]:
     """The seat list from ``--seats`` (default: you against the greedy bot); any registered bot."""
     return common.parse_seats(text, "you,greedy", 2, 4)
@@ -703,4 +694,4 @@ def play_living_forest(args: Any, console: Console | None = None) -> int:
     return common.run(client, session)
 
 
-__all__ = ["LivingForestClient", "parse_seats", "play_living_forest", "render", "tree_word"]
+__all__ = ["LivingForestClient", "parse_seats", "play_living_forest", "tree_word"]
