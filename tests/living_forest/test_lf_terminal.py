@@ -193,7 +193,7 @@ def test_plant_menu_is_compact_and_one_based() -> None:
 
 def test_korean_run(monkeypatch: pytest.MonkeyPatch) -> None:
     text = run("you,greedy", ["draw", "stop", "quit"], 4, monkeypatch, lang="ko")
-    assert "리빙 포레스트" in text and "나: " in text and "그만 뽑음" in text
+    assert "리빙 포레스트" in text and "나: " in text and "뽑기를 멈춤" in text
 
 
 def test_one_line_chooses_the_action_and_makes_it() -> None:
@@ -211,8 +211,10 @@ def test_one_line_chooses_the_action_and_makes_it() -> None:
     assert isinstance(got, list) and [a.type for a in got] == ["choose_action", "move"]
     note = client.consequence(seat, got)
     assert note is not None and "move 1: land on rock" in note
-    assert "Refused" in str(parse(client, seat, "move 99")) or "not a move" in str(
-        parse(client, seat, "move 99")
+    # the step after "move" is refused: the engine's reason, and the move chosen is not made
+    said = str(parse(client, seat, "move 99"))
+    assert said.startswith("After 'move', '99' is refused: ") and said.endswith(
+        "Nothing was played."
     )
 
 
