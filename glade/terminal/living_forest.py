@@ -476,10 +476,13 @@ class LivingForestClient(Client):
             ]
             if got:
                 out.append(lang.t("lf.onibiSpirits", total=onibi["power"], who=lang.join(got)))
-            elif not hit:
+                if rec["varans_short"]:
+                    out.append(lang.t("lf.varansShort"))
+            elif hit:  # attacked, but the Fire Varans had run out
+                who = lang.join([self.name(sp["seat"]) for sp in hit])
+                out.append(lang.t("lf.onibiNoVaran", total=onibi["power"], who=who))
+            else:
                 out.append(lang.t("lf.onibiNobody", total=onibi["power"]))
-            if rec["varans_short"]:
-                out.append(lang.t("lf.varansShort"))
         fires = rec["fires_added"]
         centre = " ".join(str(f) for f in v["centre_fires"]) or lang.t("lf.noFire")
         if fires:
