@@ -5,6 +5,7 @@
 // ({entry, seat}: one item of the public log) and the table marks what that step changed.
 import { GLYPH, cellLabel, centre, cube, hexPoints, stack, topY, viewBox } from "./hex.js";
 import { loadJson } from "../base/assets.js";
+import { listWords } from "../base/format.js";
 import { esc, refusal, t } from "../base/i18n.js";
 
 let DATA = null; // harmonies-cards.json: boards and the card data (habitats, point tracks)
@@ -28,7 +29,7 @@ export function boardCells(side) {
 export { cellLabel };
 export const cardName = (id) => t(`card.${id}`);
 const colourName = (c) => t(`colour.${c}`);
-const tokenWords = (tokens) => tokens.map((c) => `${GLYPH[c] || ""} ${colourName(c)}`).join(", ");
+const tokenWords = (tokens) => listWords(tokens.map((c) => `${GLYPH[c] || ""} ${colourName(c)}`));
 const act = (a) => esc(JSON.stringify(a));
 const refusalOf = (c, kind) => (c.view.refusals || {})[kind] || null;
 const refusalAttrs = (r) => (r ? ` aria-disabled="true" data-refusal="${esc(JSON.stringify({ code: r.code, params: r.params || {} }))}"` : "");
@@ -191,16 +192,16 @@ function didText(entry) {
 }
 
 export function describeLog(entry, c) {
-  let text = `${c.nameOf(entry.seat)}: ${didText(entry)}`;
+  let text = t("log.line", { name: c.nameOf(entry.seat), text: didText(entry) });
   const ch = entry.chance;
   const type = entry.action.type;
   if (ch && type === "discard_card" && ch.cards && ch.cards.length) {
-    text += ` (${t("h.log.revealed", { cards: ch.cards.map(cardName).join(", ") })})`;
+    text = t("log.aside", { text, aside: t("h.log.revealed", { cards: listWords(ch.cards.map(cardName)) }) });
   } else if (ch && type === "end_turn") {
     const extra = [];
     if (ch.tokens && ch.tokens.length) extra.push(t("h.log.refilled", { tokens: tokenWords(ch.tokens) }));
-    if (ch.cards && ch.cards.length) extra.push(t("h.log.newCards", { cards: ch.cards.map(cardName).join(", ") }));
-    if (extra.length) text += ` (${extra.join("; ")})`;
+    if (ch.cards && ch.cards.length) extra.push(t("h.log.newCards", { cards: listWords(ch.cards.map(cardName)) }));
+    if (extra.length) text = t("log.aside", { text, aside: extra.join(t("log.separator")) });
   }
   return text;
 }
@@ -383,7 +384,7 @@ function centralHtml(c, marks) {
       // during playback, the space just emptied still shows, faded, the tokens that were taken
       if (step && marks.type === "take_tokens" && marks.taken) chips = `<span class="taken" data-testid="taken-tokens">${marks.taken.map((col) => tokenChip(col)).join("")}</span>`;
       const label = tokens.length
-        ? t("h.spaceTokens", { n: i + 1, tokens: tokens.map(colourName).join(", ") })
+        ? t("h.spaceTokens", { n: i + 1, tokens: listWords(tokens.map(colourName)) })
         : t("h.spaceEmpty", { n: i + 1 });
       const cls = `space${step ? " step" : ""}`;
       if (legal.has(i)) {
@@ -634,7 +635,7 @@ export function endScreen(c) {
   const winners = result.winners.map(c.nameOf);
   let headline;
   if (v.players === 1) headline = t("end.soloScore", { n: result.scores[0], suns: result.suns });
-  else if (winners.length > 1) headline = t("end.shared", { names: winners.join(", ") });
+  else if (winners.length > 1) headline = t("end.shared", { names: listWords(winners) });
   else headline = t("end.winner", { name: winners[0] });
   const why = triggerSentences(c, "end")
     .map((s) => `<p class="end-why" data-testid="end-why">${esc(s)}</p>`)
@@ -643,7 +644,7 @@ export function endScreen(c) {
   if (v.players > 1) {
     const best = Math.max(...result.scores);
     const tied = result.scores.filter((s) => s === best).length;
-    if (tied > 1 && winners.length === 1) tie = `<p class="tiebreak" data-testid="tiebreak">${esc(t("end.tiebreak", { names: winners.join(", ") }))}</p>`;
+    if (tied > 1 && winners.length === 1) tie = `<p class="tiebreak" data-testid="tiebreak">${esc(t("end.tiebreak", { names: listWords(winners) }))}</p>`;
     else if (tied > 1) tie = `<p class="tiebreak" data-testid="tiebreak">${esc(t("h.end.tieShared"))}</p>`;
     else tie = `<p class="tiebreak muted" data-testid="tiebreak">${esc(t("h.end.noTie"))}</p>`;
   }

@@ -55,10 +55,18 @@ function installRefusalFallback() {
   });
 }
 
+// A refusal's params as the page numbers things: forest rows and columns, and the centre's
+// fires, counted from 1 (the engine counts from 0). For the table shell too.
+export function refusalParams(code, params) {
+  const out = { ...(params || {}) };
+  for (const k of ["row", "column", "index"]) if (Number.isInteger(out[k])) out[k] += 1;
+  return out;
+}
+
 function refusalText(json) {
   try {
     const r = JSON.parse(json);
-    return refusal(r.code, r.params, t("error.refused"));
+    return refusal(r.code, refusalParams(r.code, r.params), t("error.refused"));
   } catch (err) {
     return t("error.refused");
   }
@@ -292,8 +300,11 @@ export function describeLog(entry, c) {
     default:
       text = t(`lf.did.${a.type}`);
   }
-  text = `${c.nameOf(entry.seat)}: ${text}`;
-  if (ch && ch.revealed) text += ` — ${t("lf.log.roundEnd")}${ch.revealed.length ? ` (${t("lf.log.revealed", { cards: ch.revealed.map(cardName).join(", ") })})` : ""}`;
+  text = t("log.line", { name: c.nameOf(entry.seat), text });
+  if (ch && ch.revealed) {
+    const end = ch.revealed.length ? t("log.aside", { text: t("lf.log.roundEnd"), aside: t("lf.log.revealed", { cards: list(ch.revealed.map(cardName)) }) }) : t("lf.log.roundEnd");
+    text += ` — ${end}`;
+  }
   return text;
 }
 
@@ -581,7 +592,7 @@ function summaryHtml(c, h) {
   }
   if (s.varans_short) lines.push(`<li>${esc(t("lf.sum.varansShort"))}</li>`);
   const taken = s.taken.reduce((x, y) => x + y, 0);
-  let fires = s.fires_added.length ? t("lf.sum.firesAdded", { n: s.fires_added.length, fires: s.fires_added.join(", "), animals: taken }) : t("lf.sum.noFireAdded");
+  let fires = s.fires_added.length ? t("lf.sum.firesAdded", { n: s.fires_added.length, fires: list(s.fires_added.map(String)), animals: taken }) : t("lf.sum.noFireAdded");
   if (s.fires_capped) fires += ` ${t("lf.sum.capped")}`;
   if (s.centre_refired) fires += ` ${t("lf.sum.refired", { value: s.centre_refired })}`;
   lines.push(`<li data-testid="lf-sum-fires" data-fires="${s.fires_added.join(",")}">${esc(fires)}</li>`);

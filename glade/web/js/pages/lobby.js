@@ -58,7 +58,7 @@ export async function showLobby(root) {
       rows.push(`<li class="seat-row">
         <span class="seat-label">${esc(t("lobby.seat", { n: i + 1 }))}</span>
         <select data-seat-kind="${i}" aria-label="${esc(t("lobby.seatKind", { n: i + 1 }))}">${options}</select>
-        <input data-seat-name="${i}" value="${esc(s.name)}" placeholder="${esc(t("lobby.namePlaceholder", { n: i + 1 }))}"
+        <input data-seat-name="${i}" value="${esc(s.name)}" placeholder="${esc(i === form.seats.findIndex((x) => x.kind === "human") && me.user ? me.user.name : t("lobby.namePlaceholder", { n: i + 1 }))}"
           aria-label="${esc(t("lobby.seatName", { n: i + 1 }))}" ${s.kind === "human" ? "" : "hidden"} maxlength="24">
       </li>`);
     }
@@ -304,7 +304,9 @@ export async function showLobby(root) {
     // Online, a human seat left without a name stays open: the lobby lists it and its invite asks a name.
     const seats = form.seats.slice(0, form.players).map((s, i) => {
       if (s.kind !== "human") return { kind: "bot", bot: s.kind };
-      const name = s.name.trim() || (online && i !== first ? "" : t("lobby.namePlaceholder", { n: i + 1 }));
+      // this browser's first player is the account's when logged in (its seat is rated as it)
+      const own = i === first && me.user ? me.user.name : "";
+      const name = s.name.trim() || own || (online && i !== first ? "" : t("lobby.namePlaceholder", { n: i + 1 }));
       return name ? { kind: "human", name } : { kind: "human" };
     });
     if (!seats.some((s) => s.kind === "human")) {
