@@ -31,6 +31,7 @@ MEASURE = """() => {
   for (const el of document.querySelectorAll(names)) {
     if (!visible(el) || el.closest('.hcard-zoom, .board-zoom, .lf-zoom')) continue;
     for (const x of [el, ...el.querySelectorAll('*')]) {
+      if (x.closest('.sr-only')) continue;  // words for a screen reader only
       if (x.scrollWidth > x.clientWidth + 1 && getComputedStyle(x).overflow !== 'visible')
         out.cut.push(el.innerText.trim());
     }
@@ -39,17 +40,27 @@ MEASURE = """() => {
   // more lines than one, or more lines than it has words
   for (const el of document.querySelectorAll('.breakdown thead th, .breakdown th[scope=row]')) {
     if (!visible(el)) continue;
-    const text = el.innerText.trim();
+    // the text shown (a screen reader's words left out), its lines and its words
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const tops = new Set();
+    let text = '';
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement.closest('.sr-only') || !n.textContent.trim()) continue;
+      text += ' ' + n.textContent;
+      const r = document.createRange(); r.selectNodeContents(n);
+      for (const x of r.getClientRects()) if (x.width > 0) tops.add(Math.round(x.top));
+    }
+    text = text.trim();
     if (!text) continue;
-    const r = document.createRange(); r.selectNodeContents(el);
-    const lines = new Set([...r.getClientRects()].filter(x => x.width > 0).map(x => Math.round(x.top)));
-    const words = text.split(/\\s+/).filter(w => w.replace(/[●▲■◆▶]/g, '')).length;
-    if (lines.size > Math.max(1, words)) out.broken.push(text);
+    // rows of text: tops within 6 px are one line (a badge sits a little higher than its text)
+    const rows = [...tops].sort((a, b) => a - b).filter((top, i, all) => i === 0 || top - all[i - 1] > 6);
+    const words = text.split(/\\s+/).filter(w => w.replace(/[●▲■◆▶·]/g, '')).length;
+    if (rows.length > Math.max(1, words)) out.broken.push(text);
   }
   // a forest cell's words wider than the cell
   for (const el of document.querySelectorAll('.forest .slot')) {
     if (!visible(el)) continue;
-    for (const x of el.querySelectorAll('.corner-bonus, .tree-cost')) {
+    for (const x of el.querySelectorAll('.corner-name, .corner-plus, .tree-cost')) {
       const a = x.getBoundingClientRect(), b = el.getBoundingClientRect();
       if (a.width > 0 && (a.left < b.left - 0.5 || a.right > b.right + 0.5)) out.cramped.push(x.innerText);
     }
@@ -163,3 +174,38 @@ def test_the_table_fits_a_laptop_in_every_language(
         assert not watch.errors, watch.errors
         context.close()
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_phone_follows_the_turn_and_reads_the_circle(
+    server: Server, browser: Browser, lang: str
+) -> None:
+    """390×844: Harmonies shows the central board above your board and the animal cards right
+    under it (take, place, take a card, top to bottom: the review scrolled down and up every
+    turn); Living Forest's circle is as wide as the screen and its rocks' words are readable
+    (they were about 5 px)."""
+    context, page, watch = new_page(browser, 390, 844)
+    open_table(page, server.url, "harmonies", 2, lang)
+    where = page.evaluate(
+        """() => Object.fromEntries(['.central', '.mine', '.row'].map(s => {
+            const r = document.querySelector(s).getBoundingClientRect();
+            return [s, {top: r.top + scrollY, bottom: r.bottom + scrollY}];
+        }))"""
+    )
+    assert where[".central"]["bottom"] <= where[".mine"]["top"] + 1, where
+    assert where[".mine"]["bottom"] <= where[".row"]["top"] + 1, where
+    assert where[".central"]["top"] < 300, where  # in sight when the table opens
+    shot(page, f"layout-phone-harmonies-{lang}.png")
+    context.close()
+    context, page, watch2 = new_page(browser, 390, 844)
+    open_table(page, server.url, "living-forest", 2, lang)
+    sizes = page.evaluate(
+        """() => [...document.querySelectorAll('.rock-label')].map(t => t.getBoundingClientRect().height)"""
+    )
+    assert sizes and min(sizes) >= 9, sizes
+    ring = page.locator(".circle-panel .ring").bounding_box()
+    assert ring is not None and ring["width"] >= 300, ring
+    page.locator(".circle-panel").scroll_into_view_if_needed()
+    shot(page, f"layout-phone-living-forest-{lang}.png", full_page=False)
+    assert not watch.errors and not watch2.errors
+    context.close()

@@ -586,13 +586,23 @@ function categoryLabel(cat, side) {
   return t(`h.cat.${cat}`);
 }
 
+// The scores by seat. Three or four players in the narrow side column (not the end screen): each
+// column headed by the seat's number, the names whole in a line under the table.
 function breakdownTable(c, rows, { result = null } = {}) {
   const v = c.view;
   const side = v.options.side || "A";
   const seats = rows.map((_, s) => s);
+  const marks = rows.length > 2 && !result;
   const head = seats
-    .map((s) => `<th scope="col" class="${v.current === s ? "active" : ""}" title="${esc(c.nameOf(s))}"><span class="name">${v.current === s ? "▶ " : ""}${esc(c.nameOf(s))}</span></th>`)
+    .map((s) => {
+      const turn = v.current === s && !result ? "▶\u00a0" : "";
+      const label = marks ? `<span class="seat-mark">${s + 1}</span><span class="sr-only">${esc(c.nameOf(s))}</span>` : `<span class="name">${esc(c.nameOf(s))}</span>`;
+      return `<th scope="col" class="${v.current === s ? "active" : ""}${marks ? " mark-head" : ""}" title="${esc(c.nameOf(s))}">${turn}${label}</th>`;
+    })
     .join("");
+  const legend = marks
+    ? `<p class="score-names" aria-hidden="true">${seats.map((s) => `<span class="score-name"><span class="seat-mark">${s + 1}</span> ${esc(c.nameOf(s))}</span>`).join(" ")}</p>`
+    : "";
   const cats = CATEGORIES.filter((cat) => cat !== "spirit" || v.options.spirits);
   let body = cats
     .map((cat) => `<tr><th scope="row">${esc(categoryLabel(cat, side))}</th>${rows.map((r) => `<td>${r[cat] ?? 0}</td>`).join("")}</tr>`)
@@ -604,7 +614,7 @@ function breakdownTable(c, rows, { result = null } = {}) {
   if (result && result.tiebreak && v.players > 1) {
     body += `<tr class="tiebreak-row"><th scope="row">${esc(t("h.cat.cubes"))}</th>${result.tiebreak.map((n) => `<td>${n}</td>`).join("")}</tr>`;
   }
-  return `<table class="breakdown h-breakdown players-${rows.length}"><thead><tr><td></td>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  return `<table class="breakdown h-breakdown players-${rows.length}${result ? " final" : ""}"><thead><tr><td></td>${head}</tr></thead><tbody>${body}</tbody></table>${legend}`;
 }
 
 // Solo: the sun track as it stands (suns are counted at the end: the score's threshold plus the

@@ -309,9 +309,13 @@ export function describeLog(entry, c) {
 }
 
 // ------------------------------------------------------------------ your forest and theirs
-function treeTile(id) {
+// A Protective Tree: its cost and what it gives. In a forest cell (`inCell`) the cost goes by the
+// tree glyph, the words for a screen reader, so that it fits the cell in every language.
+function treeTile(id, { inCell = false } = {}) {
   const tree = TREE[id];
-  return `<b class="tree-cost">${esc(t("lf.treeCost", { cost: tree.cost }))}</b><span class="tree-gives">${Object.entries(tree.gives)
+  const words = t("lf.treeCost", { cost: tree.cost });
+  const cost = inCell ? `<span aria-hidden="true">♣${tree.cost}</span><span class="sr-only">${esc(words)}</span>` : esc(words);
+  return `<b class="tree-cost" title="${esc(words)}">${cost}</b><span class="tree-gives">${Object.entries(tree.gives)
     .map(([e, n]) => elIcon(e, n))
     .join("")}</span>`;
 }
@@ -323,13 +327,15 @@ function cornerText(c, short = false) {
   return [name, ...plus].join(" ");
 }
 
-function linesHtml() {
-  const items = LINES.map((line) => {
-    const where = line.column ? t("lf.lineColumn", { n: line.column }) : t("lf.lineRow", { n: line.row });
-    const gives = Object.entries(line.gives).map(([e, v]) => elIcon(e, v));
-    return `<li>${esc(where)} ${gives.join(" ")}</li>`;
-  });
-  return `<ul class="muted lines" aria-label="${esc(t("lf.lineBonusesTitle"))}">${items.join("")}</ul>`;
+// A corner's bonus in its cell: the action on one line, what it adds on the next.
+function cornerCell(c) {
+  const name = t(`lf.bonusShort.${c.bonus}`);
+  const plus = c.count ? `×${c.count}` : Object.entries(c.plus || {}).map(([e, v]) => `+${v}${ICON[e]}`).join(" ");
+  return `<span class="corner-name">${esc(name)}</span><span class="corner-plus">${esc(plus)}</span>`;
+}
+
+function lineWhere(line) {
+  return line.column ? t("lf.lineColumn", { n: line.column }) : t("lf.lineRow", { n: line.row });
 }
 
 function forestHtml(spirit, c, own, h) {
@@ -338,20 +344,30 @@ function forestHtml(spirit, c, own, h) {
   if (own && c.ui.tree) for (const a of c.legal) if (a.type === "plant" && a.tree === c.ui.tree) plants.set(`${a.row},${a.column}`, a);
   const cells = [];
   const cols = spirit.forest[0].length;
+  // a column's or row's number carries what filling it gives (the line bonuses), said in words
+  // to a screen reader in the forest's label
+  const lineGives = (line) => Object.entries(line.gives).map(([e, v]) => `<span class="line-gives el-${e}" title="${esc(`${lineWhere(line)}: ${elName(e)} +${v}`)}">${ICON[e]}${v}</span>`).join("");
+  const lineOf = (kind, n) => LINES.find((line) => line[kind] === n);
   if (own) {
     cells.push(`<span class="coord corner" aria-hidden="true"></span>`);
-    for (let col = 0; col < cols; col++) cells.push(`<span class="coord" aria-hidden="true">${col + 1}</span>`);
+    for (let col = 0; col < cols; col++) {
+      const line = lineOf("column", col + 1);
+      cells.push(`<span class="coord${line ? " has-line" : ""}" aria-hidden="true">${col + 1}${line ? lineGives(line) : ""}</span>`);
+    }
   }
   spirit.forest.forEach((row, r) => {
-    if (own) cells.push(`<span class="coord" aria-hidden="true">${r + 1}</span>`);
+    if (own) {
+      const line = lineOf("row", r + 1);
+      cells.push(`<span class="coord${line ? " has-line" : ""}" aria-hidden="true">${r + 1}${line ? lineGives(line) : ""}</span>`);
+    }
     row.forEach((tree, col) => {
       const key = `${r},${col}`;
       const a = plants.get(key);
       const bonus = CORNERS[key] ? cornerText(CORNERS[key]) : "";
       let inner;
       if (tree === "start") inner = `<b class="tree-glyph" aria-hidden="true" title="${esc(t("lf.startTree"))}">♣</b><span class="sr-only">${esc(t("lf.startTree"))}</span>`;
-      else if (tree) inner = treeTile(tree);
-      else inner = bonus ? `<span class="corner-bonus" title="${esc(bonus)}"><span aria-hidden="true">${esc(cornerText(CORNERS[key], true))}</span><span class="sr-only">${esc(bonus)}</span></span>` : "";
+      else if (tree) inner = treeTile(tree, { inCell: true });
+      else inner = bonus ? `<span class="corner-bonus" title="${esc(bonus)}"><span aria-hidden="true" class="corner-words">${cornerCell(CORNERS[key])}</span><span class="sr-only">${esc(bonus)}</span></span>` : "";
       const where = t("lf.cell", { row: r + 1, column: col + 1 });
       let attrs = ` aria-label="${esc(where)}"`;
       if (a) attrs = ` data-act="${act(a)}" data-key="plant-${key}" tabindex="0" role="button" aria-label="${esc(`${where}: ${describeAction(a)}`)}"`;
@@ -361,7 +377,8 @@ function forestHtml(spirit, c, own, h) {
       cells.push(`<div class="${cls.filter(Boolean).join(" ")}" data-slot="${key}"${attrs}>${inner}</div>`);
     });
   });
-  return `<div class="forest ${own ? "with-coords" : ""}" role="group" aria-label="${esc(t("lf.forest"))}">${cells.join("")}</div>${own ? linesHtml() : ""}`;
+  const label = own ? `${t("lf.forest")}. ${t("lf.lineBonusesTitle")}: ${LINES.map((line) => `${lineWhere(line)} ${Object.entries(line.gives).map(([e, v]) => `${elName(e)} +${v}`).join(", ")}`).join("; ")}` : t("lf.forest");
+  return `<div class="forest ${own ? "with-coords" : ""}" role="group" aria-label="${esc(label)}" data-testid="${own ? "my-forest" : ""}">${cells.join("")}</div>`;
 }
 
 function progressHtml(spirit, c) {
@@ -380,6 +397,13 @@ function helpLineHtml(spirit, c, own, h) {
   const last = spirit.help_line.length - 1;
   const fresh = (i) => h.help && h.seat === spirit.seat && i === last;
   return `<div class="cards help-line${own ? "" : " small"}">${spirit.help_line.map((name, i) => cardHtml({ name }, { mini: !own, fresh: fresh(i) })).join("")}</div>`;
+}
+
+// Another spirit's help line in words, for its compact board (the cards show when enlarged).
+function helpNamesHtml(spirit, h) {
+  const names = spirit.help_line.map(cardName);
+  const fresh = h.help && h.seat === spirit.seat ? " fresh" : "";
+  return `<p class="help-names${fresh}" data-testid="help-names"><span class="muted">${esc(t("lf.helpLine"))}:</span> ${esc(names.length ? list(names) : "—")}</p>`;
 }
 
 function statsHtml(spirit, c, h) {
@@ -474,6 +498,7 @@ function spiritPanel(c, spirit, own, h) {
     <div class="spirit-els">${elementsHtml(spirit.elements, { zero: true })}</div>
     ${own ? actionBar(c) : ""}
     ${statsHtml(spirit, c, h)}
+    ${own ? "" : helpNamesHtml(spirit, h)}
     <div class="spirit-body">
       <div class="help-wrap"><h3>${esc(t("lf.helpLine"))}</h3>${helpLineHtml(spirit, c, own, h)}</div>
       <div class="forest-wrap"><h3>${esc(t("lf.forest"))}</h3>${forestHtml(spirit, c, own, h)}</div>
@@ -622,13 +647,21 @@ export function render(c) {
 }
 
 // ------------------------------------------------------------------ scores and the end
-function breakdownTable(c, rows) {
-  const head = rows.map((_, s) => `<th scope="col"><span aria-hidden="true">${SHAPE[s]}</span> ${esc(c.nameOf(s))}</th>`).join("");
+// The scores by seat. Three or four players in the narrow side column: each column headed by the
+// seat's shape, the names whole in a line under the table (never cut or broken inside a word).
+function breakdownTable(c, rows, { wide = false } = {}) {
+  const marks = rows.length > 2 && !wide;
+  const head = rows
+    .map((_, s) => `<th scope="col" title="${esc(c.nameOf(s))}"><span aria-hidden="true">${SHAPE[s]}</span>${marks ? `<span class="sr-only">${esc(c.nameOf(s))}</span>` : `&nbsp;<span class="name">${esc(c.nameOf(s))}</span>`}</th>`)
+    .join("");
+  const legend = marks
+    ? `<p class="score-names" aria-hidden="true">${rows.map((_, s) => `<span class="score-name">${SHAPE[s]} ${esc(c.nameOf(s))}</span>`).join(" ")}</p>`
+    : "";
   let body = ["trees", "fires", "flowers"]
     .map((k) => `<tr><th scope="row">${esc(kindWord(k))}</th>${rows.map((r) => `<td class="${r[k] >= (c.view.target || 12) ? "reached" : ""}">${r[k]}</td>`).join("")}</tr>`)
     .join("");
   body += `<tr class="total"><th scope="row">${esc(t("lf.total"))}</th>${rows.map((r, s) => `<td data-total-seat="${s}">${r.total}</td>`).join("")}</tr>`;
-  return `<table class="breakdown lf-breakdown"><thead><tr><td></td>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  return `<table class="breakdown lf-breakdown players-${rows.length}"><thead><tr><td></td>${head}</tr></thead><tbody>${body}</tbody></table>${legend}`;
 }
 
 export function scores(c) {
@@ -650,7 +683,7 @@ export function endScreen(c) {
     const totals = list(reached.map((r) => t("lf.end.totalOf", { name: c.nameOf(r.seat), n: r.total })));
     tie = `<p class="tiebreak" data-testid="lf-tiebreak">${esc(t("lf.end.tiebreak"))} ${esc(totals)}${winners.length > 1 ? ` ${esc(t("lf.end.stillTied"))}` : ""}</p>`;
   }
-  return `<p class="headline" data-testid="winner">${esc(headline)}</p><ul class="end-why" data-testid="lf-end-why">${why}</ul>${tie}${breakdownTable(c, result.breakdown)}`;
+  return `<p class="headline" data-testid="winner">${esc(headline)}</p><ul class="end-why" data-testid="lf-end-why">${why}</ul>${tie}${breakdownTable(c, result.breakdown, { wide: true })}`;
 }
 
 // Replays draw the server's past views with the same drawing (replay.js asks for them).
