@@ -8,7 +8,9 @@ import * as harmonies from "../games/harmonies.js";
 const COLORS = ["#2a7ab0", "#c0392b", "#27ae60", "#8e44ad"];
 const SILENT = new Set(["end_turn", "end_actions", "done"]); // the end of a turn goes without saying
 
-const isLf = (game) => game === "living-forest";
+// The review's own measure (its "unit"): "win %" (Living Forest: win chance) or "points"
+// (expected final score). The chart and the losses follow it, whichever glade.bots.review uses.
+const byWin = (review) => review.unit === "win %";
 
 // One action in present-tense words ("take space 3", "take the Raccoon"). `pos` is what the
 // position before the decision showed ({row, display, fires}), when the page has it: a card is
@@ -69,7 +71,7 @@ export function moveWords(game, actions, view = null) {
 
 // The unit of a loss: "points" (Harmonies) or "percentage points of win chance" (Living Forest).
 export function unitLabel(review) {
-  return t(isLf(review.game) ? "review.unit.win" : "review.unit.points");
+  return t(byWin(review) ? "review.unit.win" : "review.unit.points");
 }
 
 export function markLabel(mark) {
@@ -78,7 +80,7 @@ export function markLabel(mark) {
 
 // What the chart shows of each player after a decision: expected final points, or win chance in %.
 function outlook(review, point, seat) {
-  return isLf(review.game) ? 100 * point.wins[seat] : point.scores[seat];
+  return byWin(review) ? 100 * point.wins[seat] : point.scores[seat];
 }
 
 function ticks(lo, hi, count) {
@@ -98,7 +100,7 @@ export function chartSvg(review, id, { inPlace = false, current = null, nameOf =
   const pts = review.series || [];
   const n = review.players || 2;
   if (!pts.length) return "";
-  const lf = isLf(review.game);
+  const lf = byWin(review);
   const W = Math.max(300, Math.min(720, Math.round(width)));
   const H = W < 480 ? 190 : 230;
   const pad = { left: 46, right: 12, top: 12, bottom: 36 };
