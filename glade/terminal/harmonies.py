@@ -619,7 +619,10 @@ class HarmoniesClient(Client):
         col = max(8, min(22, (self.console.width - label_w) // len(players)))
         out.append(
             Text(
-                " " * label_w + "".join(cells_right(self.name(p), col - 1) + " " for p in players),
+                (
+                    " " * label_w
+                    + "".join(cells_right(self.name(p), col - 1) + " " for p in players)
+                ).rstrip(),
                 style="bold",
             )
         )
