@@ -53,6 +53,9 @@ def _parser() -> argparse.ArgumentParser:
     score = harm_sub.add_parser("score", help="score a finished board (JSON file)")
     score.add_argument("board", help="path of a board JSON file, or - for standard input")
     score.add_argument("--solo", action="store_true", help="also count the solo suns")
+    score.add_argument(
+        "--explain", action="store_true", help="also list the parts that make up each category"
+    )
 
     from glade.review_cli import add_parser as add_review
 
@@ -83,7 +86,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         raise UserError(
             f"{args.board} is not valid JSON ({exc.msg} at line {exc.lineno})"
         ) from None
-    print(json.dumps(score_board(data, solo=args.solo)))
+    print(json.dumps(score_board(data, solo=args.solo, explain=args.explain)))
     return 0
 
 

@@ -197,10 +197,17 @@ class Board:
         self.masks[new] |= bit
 
     # ------------------------------------------------------------------ scores
-    def breakdown(self) -> dict[str, int]:
-        """The board's score by category and its total (``scoring.board_breakdown``)."""
+    def breakdown(self, explain: bool = False) -> dict[str, Any]:
+        """The board's score by category and its total (``scoring.board_breakdown``); with
+        ``explain``, the parts that make up each category too."""
         return board_breakdown(
-            self.layout, self.masks, self.card_list(), self.spirit, self.spirit_placed
+            self.layout,
+            self.masks,
+            self.card_list(),
+            self.spirit,
+            self.spirit_placed,
+            self.cubes,
+            explain,
         )
 
     def total(self) -> int:
@@ -680,9 +687,11 @@ class HarmoniesGame(Game):
         return not self.space.DISCARD <= last < self.space.END
 
     # ------------------------------------------------------------------ scores and result
-    def breakdown(self, seat: int) -> dict[str, int]:
+    def breakdown(self, seat: int, explain: bool = False) -> dict[str, Any]:
+        """A seat's score by category, its total (and suns in solo); with ``explain``, its parts
+        (``scoring.board_breakdown``)."""
         b = self.boards[seat]
-        out = b.breakdown()
+        out = b.breakdown(explain)
         if self.solo:
             out["suns"] = solo_suns(out["total"], self.side, b.spirit)
         return out
@@ -743,7 +752,7 @@ class HarmoniesGame(Game):
         out["animal_cubes"] = b.placed
         out["held"] = b.held()
         if score:
-            out["score"] = self.breakdown(seat)
+            out["score"] = self.breakdown(seat, explain=True)
         return out
 
     def view(self, seat: int | None) -> dict[str, Any]:

@@ -145,6 +145,7 @@ REFUSALS = Catalogue(
             'the cards account for {expected} cubes on the board but "cubes" lists {listed}'
         ),
         "harmonies.board.solo_not_bool": "solo must be true or false",
+        "harmonies.board.explain_not_bool": "explain must be true or false",
     },
 )
 

@@ -79,16 +79,18 @@ def river_points(length: int) -> int:
 
 
 @lru_cache(maxsize=65536)
-def river_score(side: str, water: int) -> int:
-    """Points of the best river among the blue groups of mask ``water`` (side A).
+def river_groups(side: str, water: int) -> tuple[tuple[int, int, int], ...]:
+    """Every blue group of mask ``water`` as (length, group mask, start bit of a longest path).
 
-    A river's length is the number of tokens on the longest shortest path inside its group.
+    A river's length is the number of tokens on the longest shortest path inside its group; the
+    side-A score is that of the longest river (``river_score``).
     """
     layout = LAYOUTS[side]
     spread = layout.spread
-    best = 0
+    out = []
     for comp in layout.components(water):
-        longest = 0
+        longest = -1
+        begin = 0
         m = comp
         while m:
             start = m & -m
@@ -102,14 +104,64 @@ def river_score(side: str, water: int) -> int:
                 seen |= frontier
                 far += 1
             if far > longest:
-                longest = far
-        best = max(best, river_points(longest + 1))
-    return best
+                longest, begin = far, start
+        out.append((longest + 1, comp, begin))
+    return tuple(out)
 
 
-def landscapes(layout: Layout, masks: Masks) -> tuple[int, int, int, int, int]:
-    """Trees, mountains, fields, buildings and water (side A river / side B islands)."""
-    trees = _T1 * masks[T1].bit_count() + _T2 * masks[T2].bit_count() + _T3 * masks[T3].bit_count()
+@lru_cache(maxsize=65536)
+def river_score(side: str, water: int) -> int:
+    """Points of the best river among the blue groups of mask ``water`` (side A)."""
+    return max((river_points(n) for n, _, _ in river_groups(side, water)), default=0)
+
+
+def river_path(layout: Layout, group: int, start: int) -> int:
+    """The cells of one longest shortest path of a blue group from bit ``start`` (a mask)."""
+    layers = [start]
+    seen = start
+    while True:
+        frontier = layout.spread(layers[-1]) & group & ~seen
+        if not frontier:
+            break
+        seen |= frontier
+        layers.append(frontier)
+    here = layers[-1] & -layers[-1]
+    path = here
+    for layer in reversed(layers[:-1]):
+        step = layer & layout.spread(here)
+        here = step & -step
+        path |= here
+    return path
+
+
+# One part of a score, as the scorer finds it: (category, points, cell mask, what, params).
+# ``explain_json`` turns it into the contract's ``{"category", "points", "cells", "what", "params"}``.
+Part = tuple[str, int, int, str, dict[str, Any]]
+Parts = list[Part] | None  # the scorer adds its parts to a list, or only counts (None)
+
+_TOP_COLORS = ("blue", "gray", "brown", "green", "yellow", "red")  # ``tops`` order below
+
+
+def _each_bit(m: int) -> Iterable[int]:
+    while m:
+        low = m & -m
+        m ^= low
+        yield low
+
+
+def landscapes(layout: Layout, masks: Masks, parts: Parts = None) -> tuple[int, int, int, int, int]:
+    """Trees, mountains, fields, buildings and water (side A river / side B islands).
+
+    With ``parts`` a list, every landscape that counts (or could, and does not yet) is added to it
+    with the points this same pass gives it: the parts of a category sum to its points.
+    """
+    trees = 0
+    for state, worth in ((T1, _T1), (T2, _T2), (T3, _T3)):
+        trees += worth * masks[state].bit_count()
+        if parts is not None:
+            height = TREE_HEIGHT[state]
+            for bit in _each_bit(masks[state]):
+                parts.append(("trees", worth, bit, "tree", {"height": height}))
     mountains = 0
     hills = masks[M1] | masks[M2] | masks[M3]
     if hills:
@@ -120,6 +172,26 @@ def landscapes(layout: Layout, masks: Masks) -> tuple[int, int, int, int, int]:
                 + _M2 * (masks[M2] & near).bit_count()
                 + _M3 * (masks[M3] & near).bit_count()
             )
+        if parts is not None:
+            for state, worth in ((M1, _M1), (M2, _M2), (M3, _M3)):
+                for bit in _each_bit(masks[state]):
+                    beside = layout.around[bit] & hills
+                    points = worth if bit & near else 0
+                    what = {"height": MOUNTAIN_HEIGHT[state], "next_to": _names(layout, beside)}
+                    parts.append(("mountains", points, bit, "mountain", what))
+    fields = 0
+    yellow = masks[F]
+    if yellow:
+        paired = yellow & layout.spread(yellow)  # the yellow cells of groups of 2 or more
+        if paired:
+            groups = layout.components(paired)
+            fields = FIELD_POINTS * len(groups)
+            if parts is not None:
+                for g in groups:
+                    parts.append(("fields", FIELD_POINTS, g, "field", {"size": g.bit_count()}))
+        if parts is not None:
+            for bit in _each_bit(yellow & ~paired):  # a lone yellow token is not yet a field
+                parts.append(("fields", 0, bit, "field", {"size": 1}))
     buildings = 0
     built = masks[BG] | masks[BB] | masks[BR]
     if built:
@@ -133,40 +205,68 @@ def landscapes(layout: Layout, masks: Masks) -> tuple[int, int, int, int, int]:
             masks[R1] | built,
         )
         around = layout.around
-        m = built
-        while m:
-            low = m & -m
-            m ^= low
+        for low in _each_bit(built):
             near = around[low]
-            if sum(1 for t in tops if t & near) >= 3:
-                buildings += BUILDING_POINTS
-    fields = 0
-    yellow = masks[F]
-    if yellow:
-        paired = yellow & layout.spread(yellow)  # the yellow cells of groups of 2 or more
-        if paired:
-            fields = FIELD_POINTS * len(layout.components(paired))
+            colours = sum(1 for t in tops if t & near)
+            points = BUILDING_POINTS if colours >= 3 else 0
+            buildings += points
+            if parts is not None:
+                seen = [_TOP_COLORS[k] for k, t in enumerate(tops) if t & near]
+                parts.append(("buildings", points, low, "building", {"colors": seen}))
     if layout.side == "A":
         water = river_score("A", masks[W]) if masks[W] else 0
+        if parts is not None and masks[W]:
+            rivers = river_groups("A", masks[W])
+            best = next(i for i, (n, _, _) in enumerate(rivers) if river_points(n) == water)
+            for i, (n, group, start) in enumerate(rivers):
+                points = water if i == best else 0  # only the longest river scores
+                path = river_path(layout, group, start)
+                parts.append(("water", points, path, "river", {"length": n}))
     else:
-        water = ISLAND_POINTS * max(1, len(layout.components(layout.full & ~masks[W])))
+        islands = layout.components(layout.full & ~masks[W])
+        water = ISLAND_POINTS * max(1, len(islands))
+        if parts is not None:
+            for g in islands or [0]:
+                parts.append(("water", ISLAND_POINTS, g, "island", {"size": g.bit_count()}))
     return trees, mountains, fields, buildings, water
 
 
+_NAME_OF: dict[str, dict[int, str]] = {
+    side: {1 << bit: layout.names[i] for i, bit in enumerate(layout.bits)}
+    for side, layout in LAYOUTS.items()
+}
+
+
+def _names(layout: Layout, m: int) -> list[str]:
+    """The cell names of mask ``m``, column by column (the bits' order)."""
+    name_of = _NAME_OF[layout.side]
+    return [name_of[bit] for bit in _each_bit(m)]
+
+
 # ---------------------------------------------------------------- Nature's Spirits
-SpiritScorer = Callable[[Layout, Masks], int]
+# (layout, masks, parts) -> points; with ``parts`` a list, the spirit's one part is added to it
+SpiritScorer = Callable[[Layout, Masks, Parts], int]
 
 
-def _spirit_scorer(formula: dict[str, Any]) -> SpiritScorer:
+def _spirit_scorer(card: int, formula: dict[str, Any]) -> SpiritScorer:
     """The end-game points of a placed Nature's Spirit, compiled from its formula."""
     kind = formula["kind"]
+    cid = CARDS[card].id
     if kind == "per_token":
         colour = COLOR_INDEX[formula["color"]]
         points = int(formula["points"])
         holding = tuple((s, STACKS[s].count(colour)) for s in range(NSTATES) if colour in STACKS[s])
 
-        def per_token(layout: Layout, masks: Masks) -> int:
-            return points * sum(n * masks[s].bit_count() for s, n in holding)
+        def per_token(layout: Layout, masks: Masks, parts: Parts) -> int:
+            count = sum(n * masks[s].bit_count() for s, n in holding)
+            if parts is not None:
+                cells = 0
+                for s, _ in holding:
+                    cells |= masks[s]
+                parts.append(
+                    ("spirit", points * count, cells, "spirit", {"card": cid, "count": count})
+                )
+            return points * count
 
         return per_token
     if kind == "per_landscape":
@@ -174,8 +274,16 @@ def _spirit_scorer(formula: dict[str, Any]) -> SpiritScorer:
         table = {int(k): int(v) for k, v in formula["points_by_height"].items()}
         worth = tuple((s, table.get(h, 0)) for s, h in heights.items())
 
-        def per_landscape(layout: Layout, masks: Masks) -> int:
-            return sum(v * masks[s].bit_count() for s, v in worth)
+        def per_landscape(layout: Layout, masks: Masks, parts: Parts) -> int:
+            total = sum(v * masks[s].bit_count() for s, v in worth)
+            if parts is not None:
+                cells = 0
+                for s, v in worth:
+                    if v:
+                        cells |= masks[s]
+                what = {"card": cid, "count": cells.bit_count()}
+                parts.append(("spirit", total, cells, "spirit", what))
+            return total
 
         return per_landscape
     if kind == "per_group":
@@ -198,24 +306,121 @@ def _spirit_scorer(formula: dict[str, Any]) -> SpiritScorer:
             def value(n: int) -> int:
                 return points if n >= minimum else 0
 
-        def per_group(layout: Layout, masks: Masks) -> int:
+        def per_group(layout: Layout, masks: Masks, parts: Parts) -> int:
             m = 0
             for s in states:
                 m |= masks[s]
-            return sum(value(g.bit_count()) for g in layout.components(m))
+            total = 0
+            counted = cells = 0
+            for g in layout.components(m):
+                worth = value(g.bit_count())
+                total += worth
+                if worth:
+                    counted += 1
+                    cells |= g
+            if parts is not None:
+                parts.append(("spirit", total, cells, "spirit", {"card": cid, "count": counted}))
+            return total
 
         return per_group
     raise ValueError(f"unknown spirit formula kind {kind!r}")
 
 
 SPIRIT_SCORERS: dict[int, SpiritScorer] = {
-    c.index: _spirit_scorer(c.formula) for c in CARDS if c.spirit and c.formula is not None
+    c.index: _spirit_scorer(c.index, c.formula) for c in CARDS if c.spirit and c.formula is not None
 }
 
 
 def spirit_points(layout: Layout, masks: Masks, card_index: int) -> int:
     """A placed Nature's Spirit's end-game points from its formula in the data file."""
-    return SPIRIT_SCORERS[card_index](layout, masks)
+    return SPIRIT_SCORERS[card_index](layout, masks, None)
+
+
+# ---------------------------------------------------------------- animal cards
+_CLASSES = tuple(CLASS_STATES.values())  # habitat cell class -> the stack states that fit it
+
+
+def _habitat_at(layout: Layout, masks: Masks, card: int, bit: int) -> int:
+    """The cells of ``card``'s habitat around its cube on ``bit`` as the board shows it now (a
+    mask, the cube cell included), or just the cube cell if a later token changed the habitat."""
+    q, r = layout.cells[layout.bit_cell[bit.bit_length() - 1]]
+    index, bits = layout.index, layout.bits
+    for rotation in CARDS[card].rotations:
+        found = bit
+        for dq, dr, k in rotation:
+            i = index.get((q + dq, r + dr))
+            if i is None:
+                break
+            cell_bit = 1 << bits[i]
+            if not any(masks[s] & cell_bit for s in _CLASSES[k]):
+                break
+            found |= cell_bit
+        else:
+            return found
+    return bit
+
+
+def _cube_owners(
+    layout: Layout, masks: Masks, cubes: int, cards: Sequence[tuple[int, int]]
+) -> list[int]:
+    """Which cubes of mask ``cubes`` are each card's (a mask per card, ``cards`` order).
+
+    A card's cubes sit on its cube cell's landscape, and the landscapes of the classes do not
+    overlap; cards of one class share that class's cubes, each taking those its habitat fits first.
+    """
+    owned = [0] * len(cards)
+    free = cubes
+    for fit_first in (True, False):
+        for n, (c, placed) in enumerate(cards):
+            want = placed - owned[n].bit_count()
+            k = CARDS[c].cube_class
+            pool = 0
+            for s in _CLASSES[k]:
+                pool |= masks[s]
+            for bit in _each_bit(free & pool):
+                if want <= 0:
+                    break
+                if fit_first and _habitat_at(layout, masks, c, bit) == bit:
+                    continue
+                owned[n] |= bit
+                free &= ~bit
+                want -= 1
+    return owned
+
+
+def animal_points(
+    layout: Layout,
+    masks: Masks,
+    cards: Iterable[tuple[int, int]],
+    cubes: int = 0,
+    parts: Parts = None,
+) -> int:
+    """The points of every animal card: the slot its last cube uncovered (0 with none yet).
+
+    With ``parts`` a list, each card is added with its cubes' cells (``cubes``: the board's cube
+    mask) and, in ``params``, the habitat around each cube and the card's point track.
+    """
+    animals = 0
+    if parts is None:
+        for c, p in cards:
+            if p:
+                animals += CARDS[c].points[p - 1]
+        return animals
+    listed = list(cards)
+    for (c, p), mine in zip(listed, _cube_owners(layout, masks, cubes, listed), strict=True):
+        points = CARDS[c].points[p - 1] if p else 0
+        animals += points
+        habitat = 0
+        for bit in _each_bit(mine):
+            habitat |= _habitat_at(layout, masks, c, bit)
+        what = {
+            "card": CARDS[c].id,
+            "placed": p,
+            "track": list(CARDS[c].points),
+            "habitat": _names(layout, habitat),
+        }
+        parts.append(("animals", points, mine, "animal", what))
+    return animals
 
 
 # ---------------------------------------------------------------- a whole board
@@ -225,18 +430,22 @@ def score_parts(
     cards: Iterable[tuple[int, int]],
     spirit: int,
     spirit_placed: bool,
+    cubes: int = 0,
+    parts: Parts = None,
 ) -> tuple[int, ...]:
     """The points of every category (``CATEGORIES`` order) of one board.
 
     ``cards``: (card index, cubes placed) of every animal card, complete or not; ``spirit``: the
-    chosen spirit's card index (-1: none), scored once its cube is placed.
+    chosen spirit's card index (-1: none), scored once its cube is placed. With ``parts`` a list,
+    the pieces that make up each category are added to it (``landscapes``, ``animal_points``, the
+    spirit's scorer); ``cubes`` (the board's cube mask) then places the animal cards' cubes.
     """
-    animals = 0
-    for c, p in cards:
-        if p:
-            animals += CARDS[c].points[p - 1]
-    spirit_score = SPIRIT_SCORERS[spirit](layout, masks) if spirit >= 0 and spirit_placed else 0
-    return (*landscapes(layout, masks), animals, spirit_score)
+    land = landscapes(layout, masks, parts)  # parts in ``CATEGORIES`` order: landscapes first
+    animals = animal_points(layout, masks, cards, cubes, parts)
+    spirit_score = 0
+    if spirit >= 0 and spirit_placed:
+        spirit_score = SPIRIT_SCORERS[spirit](layout, masks, parts)
+    return (*land, animals, spirit_score)
 
 
 def board_total(
@@ -256,12 +465,26 @@ def board_breakdown(
     cards: Iterable[tuple[int, int]],
     spirit: int,
     spirit_placed: bool,
-) -> dict[str, int]:
-    """``{category: points, ..., "total": sum}`` of one board (see ``score_parts``)."""
-    parts = score_parts(layout, masks, cards, spirit, spirit_placed)
-    out = dict(zip(CATEGORIES, parts, strict=True))
-    out["total"] = sum(parts)
+    cubes: int = 0,
+    explain: bool = False,
+) -> dict[str, Any]:
+    """``{category: points, ..., "total": sum}`` of one board (see ``score_parts``); with
+    ``explain``, also ``"parts"``: the contract's list of the pieces each category sums."""
+    found: list[Part] | None = [] if explain else None
+    points = score_parts(layout, masks, cards, spirit, spirit_placed, cubes, found)
+    out: dict[str, Any] = dict(zip(CATEGORIES, points, strict=True))
+    out["total"] = sum(points)
+    if found is not None:
+        out["parts"] = explain_json(layout, found)
     return out
+
+
+def explain_json(layout: Layout, parts: Iterable[Part]) -> list[dict[str, Any]]:
+    """Parts as JSON: ``{"category", "points", "cells", "what", "params"}``."""
+    return [
+        {"category": c, "points": n, "cells": _names(layout, m), "what": w, "params": params}
+        for c, n, m, w, params in parts
+    ]
 
 
 def solo_sun_parts(total: int, side: str, spirit: int) -> dict[str, int | None]:
@@ -404,8 +627,11 @@ def _check_cubes(
             )
 
 
-def parse_board(data: Any) -> tuple[Layout, list[int], list[tuple[int, int]], int, bool, int]:
-    """Validate a board in the contract format; returns layout, cells, cards, spirit, placed, cubes.
+def parse_board(
+    data: Any,
+) -> tuple[Layout, list[int], list[tuple[int, int]], int, bool, list[int]]:
+    """Validate a board in the contract format; returns layout, cells, cards, spirit, placed and
+    the cells (indices) of the cubes.
 
     A board that could not occur is refused with a sentence naming the cell or card.
     """
@@ -451,15 +677,21 @@ def parse_board(data: Any) -> tuple[Layout, list[int], list[tuple[int, int]], in
     if expected != len(cube_cells):
         raise bad_input("board.cube_count", expected=expected, listed=len(cube_cells))
     _check_cubes(layout, cells, cube_cells, cards, spirit, spirit_placed)
-    return layout, cells, cards, spirit, spirit_placed, len(cube_cells)
+    return layout, cells, cards, spirit, spirit_placed, cube_cells
 
 
-def score_board(data: Any, solo: bool = False) -> dict[str, int]:
-    """Score a board given in the contract's JSON format (``glade harmonies score``)."""
+def score_board(data: Any, solo: bool = False, explain: bool = False) -> dict[str, Any]:
+    """Score a board given in the contract's JSON format (``glade harmonies score``); with
+    ``explain``, ``"parts"`` lists what makes up each category (``board_breakdown``)."""
     if not isinstance(solo, bool):
         raise bad_input("board.solo_not_bool")
-    layout, cells, cards, spirit, placed, _ = parse_board(data)
-    out = board_breakdown(layout, layout.masks_of(cells), cards, spirit, placed)
+    if not isinstance(explain, bool):
+        raise bad_input("board.explain_not_bool")
+    layout, cells, cards, spirit, placed, cube_cells = parse_board(data)
+    cubes = 0
+    for i in cube_cells:
+        cubes |= 1 << layout.bits[i]
+    out = board_breakdown(layout, layout.masks_of(cells), cards, spirit, placed, cubes, explain)
     if solo:
         out["suns"] = solo_suns(out["total"], layout.side, spirit)
     return out
@@ -467,6 +699,11 @@ def score_board(data: Any, solo: bool = False) -> dict[str, int]:
 
 __all__ = [
     "CATEGORIES",
+    "Part",
+    "animal_points",
+    "explain_json",
+    "river_groups",
+    "river_path",
     "board_breakdown",
     "board_total",
     "landscapes",

@@ -39,8 +39,9 @@ def test_view_boards_rescore_identically(
         contract["cards"] = [{"card": c["card"], "placed": c["placed"]} for c in board["cards"]]
         if "spirit" in board:
             contract["spirit"] = board["spirit"]
-        rescored = glade.score_board(contract, solo=players == 1)
-        assert rescored == g.breakdown(seat) == board["score"]
+        rescored = glade.score_board(contract, solo=players == 1, explain=True)
+        assert rescored == g.breakdown(seat, explain=True) == board["score"]
+        assert {k: v for k, v in rescored.items() if k != "parts"} == g.breakdown(seat)
 
 
 @settings(max_examples=25, deadline=None)
