@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from glade import __version__
-from glade.core import BadInput, IllegalAction
+from glade.core import BadInput, IllegalAction, compiled
 from glade.extras import MissingExtra, missing_extra
 
 # Subcommands that own their whole argument list: name -> (module with main(argv), what it does).
@@ -28,8 +28,14 @@ class UserError(Exception):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(prog="glade", description="Harmonies and Living Forest.")
-    p.add_argument("--version", action="version", version=f"glade {__version__}")
+    # (raw: the version's two lines stay two lines)
+    p = argparse.ArgumentParser(
+        prog="glade",
+        description="Harmonies and Living Forest.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    version = f"glade {__version__}\nengines: {compiled.status()}"
+    p.add_argument("--version", action="version", version=version)
     sub = p.add_subparsers(dest="command", required=True)
     for name, (_, text) in DELEGATES.items():
         sub.add_parser(name, help=text, add_help=False)
@@ -104,6 +110,7 @@ def _cmd_bench(args: argparse.Namespace) -> int:
     print(f"actions/s   {report['actions_per_s']}  ({report['actions_per_game']} per game)")
     print(f"copy()      {report['copy_us']} µs")
     print(f"mean score  {report['mean_score']}")
+    print(f"engines     {report['engines']}")
     print(json.dumps(report))
     return 0
 

@@ -12,6 +12,9 @@ import math
 import random
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
+from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from glade.core import Game
 
@@ -41,6 +44,8 @@ def outcome_values(state: Game) -> Outcome:
     return out, scores
 
 
+# compiled, it may still be subclassed by a game's adapter that runs as plain source
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Adapter(ABC):
     """One game as the search sees it.
 
@@ -50,14 +55,15 @@ class Adapter(ABC):
     """
 
     # how many moves deep the tree grows below the root before the play-out takes over
-    tree_depth: int
+    # (class variables: each adapter sets its own in its class body)
+    tree_depth: ClassVar[int] = 1
     # the default budget (iterations, or the adapter's own samples) of each bot level
-    levels: Mapping[str, int] = ITERATIONS
+    levels: ClassVar[Mapping[str, int]] = ITERATIONS
     # search the root by sequential halving with common random numbers instead of UCB
-    root_halving: bool = False
+    root_halving: ClassVar[bool] = False
     # the first root move is the policy's choice: it stays first unless another move's mean
     # value beats it by this much (None: the most visited move wins)
-    anchor_margin: float | None = None
+    anchor_margin: ClassVar[float | None] = None
 
     @abstractmethod
     def moves(self, state: Game, seat: int, root: bool) -> list[Move]:

@@ -8,14 +8,16 @@ how many turns the game probably has left.
 
 from __future__ import annotations
 
-from glade.harmonies.data import B1, B2, CARDS, CLASS_STATES, EMPTY, M1, M2, NEXT, NSTATES, R1
+from typing import ClassVar, Final
+
+from glade.harmonies.data import B1, B2, CARDS, CLASS_STATES, M1, M2, NEXT, NSTATES, R1
 from glade.harmonies.game import Board, HarmoniesGame
 from glade.harmonies.scoring import spirit_points
 
-NCLASS = len(CLASS_STATES)
-CLASS_MEMBERS = tuple(CLASS_STATES.values())
-MAX_COST = 3
-INF = 99
+NCLASS: Final = len(CLASS_STATES)
+CLASS_MEMBERS: Final = tuple(CLASS_STATES.values())
+MAX_COST: Final = 3
+INF: Final = 99
 
 
 # What each spirit's formula gives a finished board, on average: the 80 final boards of 40 greedy
@@ -23,7 +25,7 @@ INF = 99
 # (standard deviations 3-6 points; ``python benchmarks/spirit_typical.py``). A chosen spirit's
 # worth early in the game, before the board
 # shows it; SPIRIT_TURNS: the turns a fresh board lasts (``turns_left`` of an empty board).
-SPIRIT_TYPICAL = {
+SPIRIT_TYPICAL: Final = {
     "lion_spirit": 8.4,
     "butterfly_spirit": 9.8,
     "deer_spirit": 9.2,
@@ -35,7 +37,7 @@ SPIRIT_TYPICAL = {
     "dragonfly_spirit": 6.7,
     "tortoise_spirit": 10.2,
 }
-SPIRIT_TURNS = 7.0
+SPIRIT_TURNS: Final = 7.0
 
 
 def _cost_table() -> tuple[tuple[int, ...], ...]:
@@ -60,9 +62,9 @@ def _cost_table() -> tuple[tuple[int, ...], ...]:
     return tuple(table)
 
 
-COST = _cost_table()
+COST: Final = _cost_table()
 # per class and cost 1..3: the stack states that reach the class with that many tokens
-REACH: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+REACH: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
     tuple(tuple(s for s in range(NSTATES) if COST[s][k] == c) for c in range(MAX_COST + 1))
     for k in range(NCLASS)
 )
@@ -96,10 +98,13 @@ def habitat_distance(
     rotations: tuple[tuple[tuple[int, int], ...], ...],
     need: list[tuple[int, int, int]],
     cubes: int,
+    below: tuple[int, ...] | None = None,
 ) -> int:
     """Fewest tokens still needed to complete ``card``'s habitat somewhere (INF: nowhere).
 
-    Costs of every anchor position are summed at once in four bit planes.
+    Costs of every anchor position are summed at once in four bit planes. ``below`` (the
+    layout's, ``Layout.below``) keeps the masks moved up inside the grid's range, so that they
+    stay machine-sized ints; without it the same bits come out of larger ints.
     """
     anyk, x0k, x1k = need[CARDS[card].cube_class]
     start = anyk & ~cubes
@@ -110,13 +115,19 @@ def habitat_distance(
         feasible = start
         p0 = x0k & feasible
         p1 = x1k & feasible
-        p2 = p3 = 0
+        p2 = 0
+        p3 = 0
         for delta, k in rot:
             a, x0, x1 = need[k]
             if delta >= 0:
                 feasible &= a >> delta
                 x0 >>= delta
                 x1 >>= delta
+            elif below is not None:
+                keep = below[-delta]
+                feasible &= (a & keep) << -delta
+                x0 = (x0 & keep) << -delta
+                x1 = (x1 & keep) << -delta
             else:
                 feasible &= a << -delta
                 x0 <<= -delta
@@ -135,12 +146,23 @@ def habitat_distance(
             continue
         # the smallest 4-bit cost among feasible positions, highest bit first
         v = 0
-        for bit, plane in ((8, p3), (4, p2), (2, p1), (1, p0)):
-            low = feasible & ~plane
-            if low:
-                feasible = low
-            else:
-                v |= bit
+        low = feasible & ~p3
+        if low:
+            feasible = low
+        else:
+            v |= 8
+        low = feasible & ~p2
+        if low:
+            feasible = low
+        else:
+            v |= 4
+        low = feasible & ~p1
+        if low:
+            feasible = low
+        else:
+            v |= 2
+        if not feasible & ~p0:
+            v |= 1
         if v < best:
             best = v
             if best == 0:
@@ -150,22 +172,18 @@ def habitat_distance(
 
 # Promise of unfinished stacks: a trunk may become a tall tree, gray may grow, red may become a
 # building. Values are points expected later, before the time discount.
-POTENTIAL = [0.0] * NSTATES
-POTENTIAL[B1] = 1.6
-POTENTIAL[B2] = 3.2
-POTENTIAL[M1] = 0.6
-POTENTIAL[M2] = 1.2
-POTENTIAL[R1] = 1.0
-POTENTIAL[EMPTY] = 0.0
+_POTENTIAL = {B1: 1.6, B2: 3.2, M1: 0.6, M2: 1.2, R1: 1.0}
+POTENTIAL: Final[tuple[float, ...]] = tuple(_POTENTIAL.get(s, 0.0) for s in range(NSTATES))
 
 
 class Weights:
     """Tunable constants of the evaluation."""
 
-    decay = 0.72  # value kept per missing token of a habitat
-    per_turn = 1.6  # useful tokens a player places toward one habitat per turn, roughly
-    potential = 1.0
-    later_cubes = 0.0  # share of the cubes after the next one counted as progress
+    decay: ClassVar[float] = 0.72  # value kept per missing token of a habitat
+    # useful tokens a player places toward one habitat per turn, roughly
+    per_turn: ClassVar[float] = 1.6
+    potential: ClassVar[float] = 1.0
+    later_cubes: ClassVar[float] = 0.0  # share of the cubes after the next one counted as progress
 
 
 def turns_left(game: HarmoniesGame, board: Board) -> float:
@@ -182,12 +200,13 @@ def card_progress(
     cubes: int,
     left: float,
     rotations: tuple[tuple[tuple[int, int], ...], ...],
+    below: tuple[int, ...] | None = None,
 ) -> float:
     """Expected extra points of ``card`` (``placed`` cubes on it) from its habitat's progress."""
     info = CARDS[card]
     if placed >= info.cubes:
         return 0.0
-    d = habitat_distance(card, rotations, need, cubes)
+    d = habitat_distance(card, rotations, need, cubes, below)
     if d >= INF:
         return 0.0
     if d > 0 and d > left * Weights.per_turn + 0.5:
@@ -210,7 +229,7 @@ def spirit_progress(
     the board now, moved toward what it typically gives a finished board (``SPIRIT_TYPICAL``) by
     the share of the game still to come, discounted by the tokens its habitat still needs
     (nothing if out of reach)."""
-    d = habitat_distance(spirit, rotations, need, board.cubes)
+    d = habitat_distance(spirit, rotations, need, board.cubes, board.layout.below)
     if d >= INF or (d > 0 and d > left * Weights.per_turn + 0.5):
         return 0.0
     now = spirit_points(board.layout, board.masks, spirit)
@@ -227,8 +246,9 @@ def evaluate(game: HarmoniesGame, board: Board, left: float) -> float:
     if board.cards or spirit >= 0:
         need = need_masks(board)
         rotations = game.space.rotations
+        below = board.layout.below
         for c, p in board.cards:
-            score += card_progress(c, p, need, board.cubes, left, rotations[c])
+            score += card_progress(c, p, need, board.cubes, left, rotations[c], below)
         if spirit >= 0:
             score += spirit_progress(board, spirit, need, left, rotations[spirit])
     if left > 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Final
 
 from glade.core import Action, BadInput, Game
 from glade.harmonies.data import MAX_HELD
@@ -18,8 +19,8 @@ from glade.harmonies.game import Board, HarmoniesGame
 from . import Budget
 from .harmonies_eval import card_progress, evaluate, need_masks, turns_left
 
-BEAM = 6  # boards kept per step of the token search, per central space
-FINALISTS = 3  # token plans per central space whose cubes and card are worked out
+BEAM: Final = 6  # boards kept per step of the token search, per central space
+FINALISTS: Final = 3  # token plans per central space whose cubes and card are worked out
 
 
 @dataclass
@@ -84,7 +85,7 @@ def card_value(game: HarmoniesGame, seat: int, card: int, left: float) -> float:
     """What holding ``card`` (no cube yet) adds to ``seat``'s evaluation."""
     b = game.boards[seat]
     need = need_masks(b)
-    return card_progress(card, 0, need, b.cubes, left, game.space.rotations[card])
+    return card_progress(card, 0, need, b.cubes, left, game.space.rotations[card], b.layout.below)
 
 
 def finish_turn(game: HarmoniesGame, seat: int, left: float) -> tuple[list[int], float]:

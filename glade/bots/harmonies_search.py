@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import math
 import random
+from typing import ClassVar, Final
+
+from mypy_extensions import mypyc_attr
 
 from glade.core import Game
 from glade.harmonies.game import Board, HarmoniesGame
@@ -12,17 +15,17 @@ from .adapter import Adapter, Move, Outcome
 from .harmonies_eval import evaluate, turns_left
 from .harmonies_greedy import turn_candidates
 
-ROOT_MOVES = 12  # whole-turn candidates searched at the root
-INNER_MOVES = 5  # candidates at deeper nodes (one per central space)
+ROOT_MOVES: Final = 12  # whole-turn candidates searched at the root
+INNER_MOVES: Final = 5  # candidates at deeper nodes (one per central space)
 
 
 # A seat's value weighs its own score fully and the best opponent's by OPPONENT_WEIGHT, against
 # PAR for the rest: the bot plays mostly for its own points and still keeps an eye on the race.
 # Against greedy at 50 iterations a move, on the same 70 starting positions, weight 1.0 won 79%
 # of the games with 90.0 points on average and weight 0.3 won 76% with 93.7 (docs/strength.md).
-OPPONENT_WEIGHT = 0.3
-PAR = 70.0  # a fair 2-player score, the centre of the value curve
-SCALE = 10.0  # points that make a clear difference
+OPPONENT_WEIGHT: Final = 0.3
+PAR: Final = 70.0  # a fair 2-player score, the centre of the value curve
+SCALE: Final = 10.0  # points that make a clear difference
 
 
 def seat_values(points: list[float]) -> list[float]:
@@ -49,9 +52,9 @@ def final_values(game: HarmoniesGame) -> Outcome:
 # pace kept so far within 4 turns. On 657 turn starts of greedy games (1-3 players) it misses
 # the final score by 11.6 points on average, against 24.6 for the pace alone (42.4 in the first
 # three turns).
-GOOD_PACE = 9.0  # points a turn
-CELLS_PER_TURN = 2.3
-SETTLE_TURNS = 4.0
+GOOD_PACE: Final = 9.0  # points a turn
+CELLS_PER_TURN: Final = 2.3
+SETTLE_TURNS: Final = 4.0
 
 
 def projected_score(game: HarmoniesGame, board: Board, e: float, left: float, played: int) -> float:
@@ -84,11 +87,12 @@ def leaf_values(game: HarmoniesGame) -> Outcome:
     return seat_values(evals), projected
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # (compiled; a test slows its play-outs)
 class HarmoniesAdapter(Adapter):
     """Moves are whole turns; play-outs use a light greedy for a couple of rounds."""
 
-    tree_depth = 1
-    root_halving = True
+    tree_depth: ClassVar[int] = 1
+    root_halving: ClassVar[bool] = True
 
     def __init__(self) -> None:
         self.rng = random.Random(0)  # tie-breaks only

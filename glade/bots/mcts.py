@@ -18,20 +18,21 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import ClassVar, Final
 
 from glade.core import Action, BadInput, Game
 
 from . import LEVELS, Budget
 from .adapter import ITERATIONS, Adapter, Move, Outcome, Ranked, outcome_values
 
-UCB_C = 0.7
+UCB_C: Final = 0.7
 
 
 class GenericAdapter(Adapter):
     """Every legal action is a move; random play-outs to the end, scored by the result."""
 
-    tree_depth = 64
-    max_rollout = 2000
+    tree_depth: ClassVar[int] = 64
+    max_rollout: ClassVar[int] = 2000
 
     def moves(self, state: Game, seat: int, root: bool) -> list[Move]:
         return [(c,) for c in state.legal_action_ids(seat)]

@@ -6,6 +6,8 @@ import random
 import time
 from typing import Any
 
+from .chance import choice
+from .compiled import status
 from .game import Game
 
 
@@ -15,7 +17,7 @@ def play_random(
     """Random play of ``games`` games: (actions played, final scores, up to ``keep`` mid-game
     states). The loop every throughput figure is measured with (``glade bench``, the RL speed
     benchmark): the same choice of seat and move, and one copy of the state in mid-game."""
-    from glade import new_game
+    from .registry import new_game
 
     rng = random.Random(seed)
     actions = 0
@@ -27,12 +29,12 @@ def play_random(
         n = 0
         while not game.is_over:
             to_act = game.to_act
-            seat = to_act[0] if len(to_act) == 1 else rng.choice(to_act)
+            seat = to_act[0] if len(to_act) == 1 else choice(rng, to_act)
             ids = game.legal_action_ids(seat)
             if not ids:  # a seat that may only undo (to_act[0] always has a move)
                 seat = to_act[0]
                 ids = game.legal_action_ids(seat)
-            game.apply_action_id(seat, rng.choice(ids), checked=True)
+            game.apply_action_id(seat, choice(rng, ids), checked=True)
             n += 1
             if n == mid:
                 if len(snapshots) < keep:
@@ -65,4 +67,5 @@ def run_bench(name: str, games: int, seed: int, options: dict[str, Any]) -> dict
         "actions_per_game": round(actions / games, 1),
         "copy_us": round(copy_us, 2),
         "mean_score": round(sum(scores) / len(scores), 2) if scores else 0.0,
+        "engines": status(),
     }

@@ -2,7 +2,9 @@
 
 Random complete games, checking along the way:
 * the game's own invariants after every action (token/card conservation, limits...);
-* every offered action is accepted, and ``why_illegal`` agrees with ``legal_action_ids``;
+* every offered action is accepted, and ``why_illegal`` agrees with ``legal_action_ids``: on a
+  sample of ids at every step, and on the whole action space (``plain_legal_action_ids``, the
+  legal moves generated from the checks) at every deep step;
 * a ``to_json``/``load_game`` round trip gives the same bytes and plays on identically;
 * ``copy()`` is independent of the original;
 * an illegal action (or garbage) raises IllegalAction and leaves ``to_json`` byte-identical;
@@ -95,6 +97,11 @@ def play_random_game(
             )
         deep = steps % deep_every == 0
         if deep:
+            # the fast generator gives exactly the ids the one check of each rule allows
+            assert len(set(ids)) == len(ids), f"an id is offered twice to seat {seat}"
+            assert sorted(ids) == game.plain_legal_action_ids(seat), (
+                f"legal_action_ids and the checks disagree for seat {seat}"
+            )
             # illegal ids, a seat that may not act, and garbage are refused without a trace
             outside = [
                 c for c in rng.sample(range(len(table)), min(5, len(table))) if c not in legal
@@ -108,7 +115,7 @@ def play_random_game(
             _expect_refused(game, seat, rng.choice(GARBAGE))
             _expect_refused(game, game.num_players, table[ids[0]])
             # round trip through JSON
-            from glade import load_game
+            from .registry import load_game
 
             text = game.fingerprint()
             loaded = load_game(game.to_json())

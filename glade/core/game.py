@@ -21,6 +21,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from typing import Any, ClassVar, TypeVar
 
+from mypy_extensions import mypyc_attr
+
 from .actions import Action
 from .errors import IllegalAction, Refusal
 from .refusals import CORE
@@ -34,6 +36,8 @@ UNDO = Action("undo")
 LogEntry = tuple[int, int, Any]
 
 
+# compiled, it may still be subclassed by an engine that runs as plain source
+@mypyc_attr(allow_interpreted_subclasses=True)
 class Game(ABC):
     """Base class of a game state. Subclasses keep their own fields in ``__slots__``."""
 
@@ -72,10 +76,10 @@ class Game(ABC):
         :meth:`action_table`) and whether ``undo`` follows them."""
         return self.legal_action_ids(seat), self.can_undo(seat)
 
-    def apply(self, seat: int, action: Action | dict[str, Any]) -> None:
+    def apply(self, seat: Any, action: Action | dict[str, Any]) -> None:
         """Apply ``action`` for ``seat`` or raise :class:`IllegalAction` leaving the state unchanged."""
         act = Action.from_json(action)
-        self._check_seat(seat)
+        self.check_seat(seat)
         if act.type == "undo":
             if act.args:
                 raise CORE.illegal("undo.args")
@@ -147,7 +151,14 @@ class Game(ABC):
 
     @abstractmethod
     def why_illegal(self, seat: int, code: int) -> Refusal | None:
-        """None if move ``code`` is legal for ``seat`` now, else the reason in a player's words."""
+        """None if move ``code`` is legal for ``seat`` now, else the reason in a player's words:
+        the one check of each rule."""
+
+    def plain_legal_action_ids(self, seat: int) -> list[int]:
+        """Every id of the action space that :meth:`why_illegal` allows, in order: the definition
+        of the legal moves, which the fast :meth:`legal_action_ids` must equal as a set (the
+        conformance test compares them)."""
+        return [c for c in range(len(self.action_table())) if self.why_illegal(seat, c) is None]
 
     @abstractmethod
     def apply_action_id(self, seat: int, code: int, checked: bool = False) -> None:
@@ -163,9 +174,9 @@ class Game(ABC):
     def new(cls: type[G], seed: int, options: dict[str, Any]) -> G:
         """A fresh game from a seed and validated options."""
 
-    def undo(self, seat: int) -> None:
+    def undo(self, seat: Any) -> None:
         """Take back ``seat``'s last action of the current turn by replaying the rest of the log."""
-        self._check_seat(seat)
+        self.check_seat(seat)
         if not self.can_undo(seat):
             raise CORE.illegal("undo.nothing")
         last = max(i for i, e in enumerate(self.log) if e[0] == seat)
@@ -175,7 +186,7 @@ class Game(ABC):
         except (IndexError, KeyError, ValueError, TypeError):  # IllegalAction is a ValueError
             # a hand-edited or damaged log: refuse, never crash, and change nothing
             raise CORE.illegal("undo.unreplayable") from None
-        self._become(fresh)
+        self.become(fresh)
 
     @classmethod
     def replay(
@@ -192,7 +203,11 @@ class Game(ABC):
             game.apply_action_id(seat, code, checked=checked)
         return game
 
-    def _become(self, other: Game) -> None:
+    def become(self, other: Game) -> None:
+        """Take every field of ``other`` (a state of the same class, discarded afterwards): what
+        undo does with the replayed game. This default copies the ``__slots__`` of every class
+        of a plain-source engine; a compiled engine's class has no ``__slots__`` at run time and
+        names its fields itself."""
         for cls in type(self).__mro__:
             for name in getattr(cls, "__slots__", ()):
                 if hasattr(other, name):
@@ -216,9 +231,18 @@ class Game(ABC):
         return out
 
     # ----------------------------------------------------------------- helpers
-    def _check_seat(self, seat: Any) -> None:
+    def check_seat(self, seat: Any) -> None:
+        """Refuse anything that is not a seat of this game.
+
+        :raises IllegalAction: ``seat.unknown``.
+        """
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
             raise CORE.illegal("seat.unknown", seat=repr(seat))
+
+    def _check_seat(self, seat: Any) -> None:
+        """The old name of :meth:`check_seat`, until the Living Forest engine calls that
+        (``tests/core/test_layers.py``)."""
+        self.check_seat(seat)
 
     def fingerprint(self) -> str:
         """Canonical JSON text of the full state, for byte-for-byte comparisons."""

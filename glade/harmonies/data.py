@@ -10,15 +10,20 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
-COLORS: tuple[str, ...] = ("blue", "gray", "brown", "green", "yellow", "red")
-BLUE, GRAY, BROWN, GREEN, YELLOW, RED = range(6)
-COLOR_INDEX = {c: i for i, c in enumerate(COLORS)}
+COLORS: Final[tuple[str, ...]] = ("blue", "gray", "brown", "green", "yellow", "red")
+BLUE: Final = 0
+GRAY: Final = 1
+BROWN: Final = 2
+GREEN: Final = 3
+YELLOW: Final = 4
+RED: Final = 5
+COLOR_INDEX: Final = {c: i for i, c in enumerate(COLORS)}
 
 # ---------------------------------------------------------------- stack states
 # Every stack that can exist on a cell, bottom to top. The state code is what a cell stores.
-STACKS: tuple[tuple[int, ...], ...] = (
+STACKS: Final[tuple[tuple[int, ...], ...]] = (
     (),  # 0 empty
     (BLUE,),  # 1 water
     (YELLOW,),  # 2 field
@@ -35,30 +40,43 @@ STACKS: tuple[tuple[int, ...], ...] = (
     (BROWN, RED),  # 13 building
     (RED, RED),  # 14 building
 )
-EMPTY, W, F, M1, M2, M3, T1, B1, T2, B2, T3, R1, BG, BB, BR = range(15)
-NSTATES = len(STACKS)
-STATE_OF: dict[tuple[int, ...], int] = {s: i for i, s in enumerate(STACKS)}
-BUILDINGS = (BG, BB, BR)
-TOP: tuple[int, ...] = tuple(s[-1] if s else -1 for s in STACKS)
-HEIGHT: tuple[int, ...] = tuple(len(s) for s in STACKS)
-TREE_HEIGHT = {T1: 1, T2: 2, T3: 3}
-MOUNTAIN_HEIGHT = {M1: 1, M2: 2, M3: 3}
+# the state codes (indices of STACKS)
+EMPTY: Final = 0
+W: Final = 1
+F: Final = 2
+M1: Final = 3
+M2: Final = 4
+M3: Final = 5
+T1: Final = 6
+B1: Final = 7
+T2: Final = 8
+B2: Final = 9
+T3: Final = 10
+R1: Final = 11
+BG: Final = 12
+BB: Final = 13
+BR: Final = 14
+NSTATES: Final = len(STACKS)
+STATE_OF: Final[dict[tuple[int, ...], int]] = {s: i for i, s in enumerate(STACKS)}
+BUILDINGS: Final = (BG, BB, BR)
+TOP: Final[tuple[int, ...]] = tuple(s[-1] if s else -1 for s in STACKS)
+HEIGHT: Final[tuple[int, ...]] = tuple(len(s) for s in STACKS)
+TREE_HEIGHT: Final = {T1: 1, T2: 2, T3: 3}
+MOUNTAIN_HEIGHT: Final = {M1: 1, M2: 2, M3: 3}
 
 # NEXT[state * 6 + color] = the state after placing that colour on top, or -1 if not allowed
 # (facts §3: gray-gray, gray-red, red-red, brown-red, brown-brown, brown-green; gray x3; brown-brown-green).
-NEXT: list[int] = [-1] * (NSTATES * 6)
-for _state, _stack in enumerate(STACKS):
-    for _color in range(6):
-        _new = STATE_OF.get(_stack + (_color,), -1)
-        NEXT[_state * 6 + _color] = _new
+NEXT: Final[tuple[int, ...]] = tuple(
+    STATE_OF.get(stack + (color,), -1) for stack in STACKS for color in range(6)
+)
 # UNDER[color] = states on which that colour may be placed
-UNDER: tuple[tuple[int, ...], ...] = tuple(
+UNDER: Final[tuple[tuple[int, ...], ...]] = tuple(
     tuple(s for s in range(NSTATES) if NEXT[s * 6 + c] >= 0) for c in range(6)
 )
 
 # ---------------------------------------------------------------- habitat cell classes
 # A pattern cell requires one of these; each maps to the stack states that satisfy it.
-CLASS_STATES: dict[str, tuple[int, ...]] = {
+CLASS_STATES: Final[dict[str, tuple[int, ...]]] = {
     "W": (W,),
     "F": (F,),
     "M1": (M1,),
@@ -69,8 +87,8 @@ CLASS_STATES: dict[str, tuple[int, ...]] = {
     "T3": (T3,),
     "BLD": BUILDINGS,
 }
-CLASS_NAMES = tuple(CLASS_STATES)
-CLASS_INDEX = {name: i for i, name in enumerate(CLASS_NAMES)}
+CLASS_NAMES: Final = tuple(CLASS_STATES)
+CLASS_INDEX: Final = {name: i for i, name in enumerate(CLASS_NAMES)}
 
 
 def _class_of_stack(stack: list[str]) -> str:
@@ -85,7 +103,12 @@ def _class_of_stack(stack: list[str]) -> str:
 
 
 # ---------------------------------------------------------------- boards
-NEIGHBOUR_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+NEIGHBOUR_STEPS: Final = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+# Rows of padding between two columns of the bit grid: a habitat reaches 2 cells from its cube
+# cell, so a pattern cell off the board never lands on another column's cell.
+PAD: Final = 2
 
 
 @dataclass(frozen=True)
@@ -93,7 +116,9 @@ class Layout:
     """One side of the personal board: its cells, neighbours and bit layout.
 
     Cells are numbered 0..n-1 in the data file's order. For habitat matching each cell also has a
-    bit in a padded column-major grid, so that a hex step is a fixed shift of a Python int.
+    bit in a column-major grid whose columns are the board's rows plus ``PAD`` rows of padding, so
+    that a hex step is a fixed shift of an int. Both sides fit in 61 bits, which keeps every mask
+    (and every shifted mask, see ``shift``) a machine-sized int in the compiled engine.
     """
 
     side: str
@@ -104,31 +129,42 @@ class Layout:
     stride: int
     rmin: int
     bits: tuple[int, ...]  # cell index -> bit position
-    bit_cell: dict[int, int]  # bit position -> cell index
+    bit_cell: tuple[int, ...]  # bit position -> cell index (-1: no cell)
     full: int  # mask of all cells
-    around: dict[int, int]  # single-cell mask -> mask of its neighbours
+    around: tuple[int, ...]  # bit position -> mask of the neighbours of that cell (0: no cell)
+    below: tuple[int, ...]  # below[d] = full >> d: the cells that stay on the grid moved up by d
+    save_bits: tuple[int, ...]  # cell index -> its bit in the masks of saved games (format 1)
 
     def delta(self, dq: int, dr: int) -> int:
         return dq * self.stride + dr
+
+    def shift(self, m: int, d: int) -> int:
+        """The cells of ``m`` moved by ``d`` bits (a step of ``delta``), as far as they can stay
+        in the grid's range: bit x of the result is bit x - d of ``m``."""
+        if d <= 0:
+            return m >> -d
+        return (m & self.below[d]) << d
 
     # The six hex steps are the bit shifts +-1, +-stride and +-(stride - 1) (NEIGHBOUR_STEPS).
     def spread(self, m: int) -> int:
         """Cells adjacent to some cell of ``m`` (a cell of ``m`` only if another one is next to it)."""
         a = self.stride
         b = a - 1
-        return (m << a | m << b | m << 1 | m >> 1 | m >> a | m >> b) & self.full
+        below = self.below
+        up = (m & below[a]) << a | (m & below[b]) << b | (m & below[1]) << 1
+        return (up | m >> 1 | m >> a | m >> b) & self.full
 
     def components(self, m: int) -> list[int]:
         """The connected groups of the cells of mask ``m``, each as a mask."""
         a = self.stride
         b = a - 1
+        below = self.below
         out = []
         while m:
             comp = m & -m
             while True:
-                grown = (
-                    comp | comp << a | comp << b | comp << 1 | comp >> 1 | comp >> a | comp >> b
-                ) & m
+                up = (comp & below[a]) << a | (comp & below[b]) << b | (comp & below[1]) << 1
+                grown = (comp | up | comp >> 1 | comp >> a | comp >> b) & m
                 if grown == comp:
                     break
                 comp = grown
@@ -143,21 +179,43 @@ class Layout:
             masks[state] |= 1 << self.bits[i]
         return masks
 
+    def to_save_mask(self, m: int) -> int:
+        """A mask of this layout's bits in the numbering of saved games."""
+        out = 0
+        for i, bit in enumerate(self.bits):
+            if m >> bit & 1:
+                out |= 1 << self.save_bits[i]
+        return out
+
+    def from_save_mask(self, m: int) -> int:
+        """A mask of a saved game in this layout's bits (``ValueError`` for a bit of no cell)."""
+        out = 0
+        for i, bit in enumerate(self.save_bits):
+            if m >> bit & 1:
+                out |= 1 << self.bits[i]
+                m ^= 1 << bit
+        if m:
+            raise ValueError(f"a cube mask names no cell of side {self.side}")
+        return out
+
 
 def _layout(side: str, cells: list[list[int]]) -> Layout:
     coords = tuple((int(q), int(r)) for q, r in cells)
     index = {c: i for i, c in enumerate(coords)}
+    qmin = min(q for q, _ in coords)
     rmin = min(r for _, r in coords)
     rmax = max(r for _, r in coords)
-    stride = rmax - rmin + 1 + 4
+    stride = rmax - rmin + 1 + PAD
     neighbours = tuple(
         tuple(index[(q + dq, r + dr)] for dq, dr in NEIGHBOUR_STEPS if (q + dq, r + dr) in index)
         for q, r in coords
     )
-    bits = tuple((q + 2) * stride + (r - rmin + 2) for q, r in coords)
+    bits = tuple((q - qmin) * stride + (r - rmin) for q, r in coords)
     full = 0
     for b in bits:
         full |= 1 << b
+    if full.bit_length() > 61:
+        raise ValueError(f"harmonies data: side {side} does not fit the 61-bit grid")
     steps = tuple(dq * stride + dr for dq, dr in NEIGHBOUR_STEPS)
     if sorted(steps) != sorted((1, -1, stride, -stride, stride - 1, 1 - stride)):
         raise ValueError("harmonies data: the hex steps are not the layout's bit shifts")
@@ -168,6 +226,11 @@ def _layout(side: str, cells: list[list[int]]) -> Layout:
             out |= (1 << (b + d)) if b + d >= 0 else 0
         return out & full
 
+    bit_cell = [-1] * full.bit_length()
+    for i, b in enumerate(bits):
+        bit_cell[b] = i
+    # saved games number the bits as the engine once did: two padding columns and rows around
+    save_stride = rmax - rmin + 1 + 4
     return Layout(
         side=side,
         cells=coords,
@@ -177,9 +240,11 @@ def _layout(side: str, cells: list[list[int]]) -> Layout:
         stride=stride,
         rmin=rmin,
         bits=bits,
-        bit_cell={b: i for i, b in enumerate(bits)},
+        bit_cell=tuple(bit_cell),
         full=full,
-        around={1 << b: around(b) for b in bits},
+        around=tuple(around(b) if b in bits else 0 for b in range(full.bit_length())),
+        below=tuple(full >> d for d in range(4 * stride)),
+        save_bits=tuple((q + 2) * save_stride + (r - rmin + 2) for q, r in coords),
     )
 
 
@@ -251,19 +316,21 @@ def _load() -> dict[str, Any]:
     return raw
 
 
-RAW = _load()
-TOKEN_COUNTS: tuple[int, ...] = tuple(int(RAW["components"]["tokens"][c]) for c in COLORS)
-MAX_HELD = int(RAW["components"]["max_cards_above_board"])  # unfinished cards a player may hold
-LAYOUTS: dict[str, Layout] = {side: _layout(side, RAW["board"][side]) for side in ("A", "B")}
-CARDS: tuple[Card, ...] = tuple(
+RAW: Final = _load()
+TOKEN_COUNTS: Final[tuple[int, ...]] = tuple(int(RAW["components"]["tokens"][c]) for c in COLORS)
+MAX_HELD: Final = int(
+    RAW["components"]["max_cards_above_board"]
+)  # unfinished cards a player may hold
+LAYOUTS: Final[dict[str, Layout]] = {side: _layout(side, RAW["board"][side]) for side in ("A", "B")}
+CARDS: Final[tuple[Card, ...]] = tuple(
     [_compile_card(i, raw, False) for i, raw in enumerate(RAW["animals"])]
     + [_compile_card(32 + i, raw, True) for i, raw in enumerate(RAW["spirits"])]
 )
-CARD_INDEX: dict[str, int] = {c.id: c.index for c in CARDS}
-ANIMALS = tuple(range(32))
-SPIRITS = tuple(range(32, 42))
-SCORING = RAW["scoring"]
-SOLO_SUNS = RAW["solo_suns"]
+CARD_INDEX: Final[dict[str, int]] = {c.id: c.index for c in CARDS}
+ANIMALS: Final = tuple(range(32))
+SPIRITS: Final = tuple(range(32, 42))
+SCORING: Final[dict[str, Any]] = RAW["scoring"]
+SOLO_SUNS: Final[dict[str, Any]] = RAW["solo_suns"]
 
 
 def _validate() -> None:

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Final
 
 from glade.core import Action, Game, IllegalAction, Refusal
 from glade.core.chance import shuffled
-from glade.core.refusals import CORE
 
 from .data import (
-    B2,
     BB,
     BG,
     BR,
@@ -39,14 +37,15 @@ from .data import (
     T2,
     T3,
     TOKEN_COUNTS,
-    TOP,
     UNDER,
     F,
     Layout,
     W,
 )
+from .moves import check, legal_ids
 from .refusals import bad_input, refuse
-from .scoring import board_breakdown, board_total, solo_sun_parts, solo_suns
+from .scoring import board_breakdown, board_total, score_parts, solo_sun_parts, solo_suns
+from .snapshot import HarmoniesSnapshot, snapshot
 
 
 # ====================================================================== action space
@@ -91,7 +90,7 @@ class ActionSpace:
         )
 
 
-SPACES = {side: ActionSpace(layout) for side, layout in LAYOUTS.items()}
+SPACES: Final = {side: ActionSpace(layout) for side, layout in LAYOUTS.items()}
 
 
 # ====================================================================== one player's board
@@ -143,7 +142,7 @@ class Board:
         return b
 
     def copy(self) -> Board:
-        b = Board.__new__(Board)
+        b = Board()
         b.layout = self.layout
         b.cells = self.cells[:]
         b.masks = self.masks[:]
@@ -210,6 +209,13 @@ class Board:
             explain,
         )
 
+    def score_parts(self) -> tuple[int, ...]:
+        """The board's points by category (``scoring.CATEGORIES`` order; ``scoring.score_parts``):
+        what the RL encoders write."""
+        return score_parts(
+            self.layout, self.masks, self.card_list(), self.spirit, self.spirit_placed
+        )
+
     def total(self) -> int:
         """The board's total score."""
         return board_total(
@@ -227,12 +233,13 @@ class Board:
         start = cls[CARDS[card].cube_class] & ~self.cubes
         if not start:
             return 0
+        below = self.layout.below
         found = 0
         for rot in rotations:
             a = start
             for delta, k in rot:
                 m = cls[k]
-                a &= (m >> delta) if delta >= 0 else (m << -delta)
+                a &= (m >> delta) if delta >= 0 else (m & below[-delta]) << -delta
                 if not a:
                     break
             found |= a
@@ -272,6 +279,7 @@ class HarmoniesGame(Game):
         "over",
         "out",
         "discards",
+        "resampled",
     )
 
     players: int
@@ -299,6 +307,9 @@ class HarmoniesGame(Game):
     over: bool
     out: int  # tokens that left the game (solo)
     discards: list[int]  # animal cards discarded in solo
+    # a copy whose hidden parts were re-dealt (resample_hidden): its log is history only, which
+    # does not replay from its seed, so it is never undone and its save is not judged by its log
+    resampled: bool
 
     # ------------------------------------------------------------------ set-up
     @staticmethod
@@ -321,7 +332,7 @@ class HarmoniesGame(Game):
     @classmethod
     def new(cls, seed: int, options: dict[str, Any]) -> HarmoniesGame:
         opts = cls.parse_options(options)
-        g = cls.__new__(cls)
+        g = cls()
         g.seed = seed
         g.options = opts
         g.log = []
@@ -352,6 +363,7 @@ class HarmoniesGame(Game):
         g.over = False
         g.out = 0
         g.discards = []
+        g.resampled = False
         return g
 
     def _draw_tokens(self, k: int) -> tuple[int, ...]:
@@ -383,7 +395,7 @@ class HarmoniesGame(Game):
         raise IllegalAction(_describe_bad_action(action, self.space.layout))
 
     def copy(self) -> HarmoniesGame:
-        g = HarmoniesGame.__new__(HarmoniesGame)
+        g = HarmoniesGame()
         g.seed = self.seed
         g.options = self.options
         g.log = self.log[:]
@@ -410,7 +422,38 @@ class HarmoniesGame(Game):
         g.over = self.over
         g.out = self.out
         g.discards = self.discards[:]
+        g.resampled = self.resampled
         return g
+
+    def become(self, other: Game) -> None:
+        assert isinstance(other, HarmoniesGame)
+        self.seed = other.seed
+        self.options = other.options
+        self.log = other.log
+        self.players = other.players
+        self.side = other.side
+        self.spirits = other.spirits
+        self.solo = other.solo
+        self.space = other.space
+        self.pouch = other.pouch
+        self.central = other.central
+        self.deck = other.deck
+        self.row = other.row
+        self.boards = other.boards
+        self.current = other.current
+        self.hand = other.hand
+        self.took = other.took
+        self.took_card = other.took_card
+        self.discarded = other.discarded
+        self.emptied = other.emptied
+        self.turn = other.turn
+        self.turn_start = other.turn_start
+        self.end_triggered = other.end_triggered
+        self.trigger = other.trigger
+        self.over = other.over
+        self.out = other.out
+        self.discards = other.discards
+        self.resampled = other.resampled
 
     # ------------------------------------------------------------------ hidden information
     def resample_hidden(self, seat: int | None, rng: random.Random) -> HarmoniesGame:
@@ -424,9 +467,10 @@ class HarmoniesGame(Game):
         the seed, which would otherwise still hold the true order.
         """
         if seat is not None:
-            self._check_seat(seat)
+            self.check_seat(seat)
         g = self.copy()
         g.seed = rng.getrandbits(63)
+        g.resampled = True
         pouch = sorted(g.pouch)
         rng.shuffle(pouch)
         g.pouch = pouch
@@ -451,143 +495,12 @@ class HarmoniesGame(Game):
 
     # ------------------------------------------------------------------ legal moves
     def legal_action_ids(self, seat: int) -> list[int]:
-        if self.over or seat != self.current:
-            return []
-        sp = self.space
-        b = self.boards[seat]
-        if b.offer:
-            return [sp.SPIRIT + k - 32 for k in b.offer]
-        out: list[int]
-        if not self.took:
-            out = [s for s, tokens in enumerate(self.central) if tokens]
-        elif self.hand:
-            out = []
-            bit_cell = sp.layout.bit_cell
-            for color in sorted(set(self.hand)):
-                m = b.placeable(color)
-                base = sp.PLACE + color * sp.n
-                while m:
-                    low = m & -m
-                    out.append(base + bit_cell[low.bit_length() - 1])
-                    m ^= low
-        else:
-            out = []
-        if not self.took_card and not self.discarded and b.held() < MAX_HELD:
-            card_base = sp.CARD
-            out.extend(card_base + s for s, c in enumerate(self.row) if c >= 0)
-        if b.cards or (b.spirit >= 0 and not b.spirit_placed):
-            cls = b.class_masks()
-            bit_cell = sp.layout.bit_cell
-            n = sp.n
-            cube_base = sp.CUBE
-            rotations = sp.rotations
-            todo = [c for c, _ in b.cards]
-            if b.spirit >= 0 and not b.spirit_placed:
-                todo.append(b.spirit)
-            for card in todo:
-                m = b.anchors(card, rotations[card], cls)
-                base = cube_base + card * n
-                while m:
-                    low = m & -m
-                    out.append(base + bit_cell[low.bit_length() - 1])
-                    m ^= low
-        if self.took and not self.hand:
-            if self.solo and not self.took_card and not self.discarded and self.deck:
-                out.extend(sp.DISCARD + s for s, c in enumerate(self.row) if c >= 0)
-            out.append(sp.END)
-        return out
+        return legal_ids(self, seat)
 
-    def why_illegal(self, seat: int, code: int) -> Refusal | None:
-        if self.over:
-            return CORE.refuse("game.over")
-        if seat != self.current:
-            return refuse("turn.not_yours", seat=self.current)
-        sp = self.space
-        if not isinstance(code, int) or not 0 <= code < sp.size:
-            return CORE.refuse("move.unknown", game="Harmonies")
-        b = self.boards[seat]
-        names = sp.layout.names
-        if b.offer and not sp.SPIRIT <= code < sp.DISCARD:
-            return refuse("spirit.choose_first")
-        if code < sp.PLACE:
-            if self.took:
-                return refuse("tokens.already_taken")
-            if code >= len(self.central):
-                return refuse("tokens.no_space", spaces=len(self.central))
-            if not self.central[code]:
-                return refuse("tokens.space_empty", space=code)
-            return None
-        if code < sp.CARD:
-            color, cell = divmod(code - sp.PLACE, sp.n)
-            if not self.took:
-                return refuse("token.take_first")
-            if color not in self.hand:
-                return refuse("token.not_in_hand", color=COLORS[color])
-            if b.cubes >> sp.layout.bits[cell] & 1:
-                return refuse("token.on_cube", cell=names[cell])
-            state = b.cells[cell]
-            if NEXT[state * 6 + color] < 0:
-                return _why_no_stack(color, state, names[cell])
-            return None
-        if code < sp.CUBE:
-            slot = code - sp.CARD
-            if self.took_card:
-                return refuse("card.already_taken")
-            if self.discarded:
-                return refuse("card.after_discard")
-            if b.held() >= MAX_HELD:
-                return refuse("card.hand_full", limit=MAX_HELD)
-            if slot >= len(self.row):
-                return refuse("card.no_slot", slots=len(self.row))
-            if self.row[slot] < 0:
-                return refuse("card.slot_empty", slot=slot)
-            return None
-        if code < sp.SPIRIT:
-            card, cell = divmod(code - sp.CUBE, sp.n)
-            info = CARDS[card]
-            named = {"card": info.id, "name": info.name}
-            if info.spirit:
-                if b.spirit != card:
-                    return refuse("cube.no_spirit", **named)
-                if b.spirit_placed:
-                    return refuse("cube.spirit_placed", **named)
-            elif not any(c == card for c, _ in b.cards):
-                if any(c == card for c, _ in b.done):
-                    return refuse("cube.card_done", **named)
-                return refuse("cube.not_held", **named)
-            bit = sp.layout.bits[cell]
-            if b.cubes >> bit & 1:
-                return refuse("cube.occupied", cell=names[cell])
-            if not b.anchors(card, sp.rotations[card], b.class_masks()) >> bit & 1:
-                return refuse("cube.no_habitat", cell=names[cell], **named)
-            return None
-        if code < sp.DISCARD:
-            info = CARDS[code - sp.SPIRIT + 32]
-            if not b.offer:
-                return refuse("spirit.nothing_to_choose")
-            if info.index not in b.offer:
-                return refuse("spirit.not_dealt", card=info.id, name=info.name)
-            return None
-        if code < sp.END:
-            slot = code - sp.DISCARD
-            if not self.solo:
-                return refuse("discard.not_solo")
-            if self.took_card:
-                return refuse("discard.after_take")
-            if self.discarded:
-                return refuse("discard.already")
-            if not self.took or self.hand:
-                return refuse("discard.tokens_first")
-            if not self.deck:
-                return refuse("discard.pile_empty")
-            if slot >= len(self.row) or self.row[slot] < 0:
-                return refuse("card.slot_empty", slot=slot)
-            return None
-        if not self.took:
-            return refuse("end.take_first")
-        if self.hand:
-            return refuse("end.tokens_left", left=len(self.hand))
-        return None
+    def why_illegal(self, seat: int, code: Any) -> Refusal | None:
+        """None if move ``code`` is legal for ``seat`` now, else the refusal of the check of its
+        kind (``moves.check``: one check per rule)."""
+        return check(self, seat, code)
 
     # ------------------------------------------------------------------ applying moves
     def apply_action_id(self, seat: int, code: int, checked: bool = False) -> None:
@@ -681,7 +594,7 @@ class HarmoniesGame(Game):
 
     # ------------------------------------------------------------------ undo
     def can_undo(self, seat: int) -> bool:
-        if self.over or seat != self.current or len(self.log) <= self.turn_start:
+        if self.over or seat != self.current or len(self.log) <= self.turn_start or self.resampled:
             return False
         last = self.log[-1][1]
         return not self.space.DISCARD <= last < self.space.END
@@ -708,6 +621,10 @@ class HarmoniesGame(Game):
         if self.solo:
             out["suns"] = breakdown[0]["suns"]
         return out
+
+    def snapshot(self) -> HarmoniesSnapshot:
+        """A typed, read-only snapshot of what everyone may see (``snapshot.py``)."""
+        return snapshot(self)
 
     # ------------------------------------------------------------------ views
     def board_json(self, seat: int, score: bool = True) -> dict[str, Any]:
@@ -757,7 +674,7 @@ class HarmoniesGame(Game):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         if seat is not None:
-            self._check_seat(seat)
+            self.check_seat(seat)
         pouch_counts = [0] * 6
         for c in self.pouch:
             pouch_counts[c] += 1
@@ -806,11 +723,12 @@ class HarmoniesGame(Game):
             return super().views(wanted)
         public = self.view(None)
         out: dict[int | None, dict[str, Any]] = {}
+        seat: int | None
         for seat in wanted:
             if seat is None:
                 out[seat] = public
                 continue
-            self._check_seat(seat)
+            self.check_seat(seat)
             mine = dict(public)
             mine["seat"] = seat
             mine["can_undo"] = not self.over and self.can_undo(seat)
@@ -876,7 +794,7 @@ class HarmoniesGame(Game):
 
     # ------------------------------------------------------------------ serialisation
     def to_json(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "game": self.game_name,
             "format": 1,
             "seed": self.seed,
@@ -888,7 +806,7 @@ class HarmoniesGame(Game):
             "boards": [
                 {
                     "cells": b.cells[:],
-                    "cubes": b.cubes,
+                    "cubes": self.space.layout.to_save_mask(b.cubes),
                     "cards": [list(c) for c in b.cards],
                     "done": [list(c) for c in b.done],
                     "spirit": b.spirit,
@@ -915,6 +833,9 @@ class HarmoniesGame(Game):
             "discards": self.discards[:],
             "log": [[s, c, _chance_json(x)] for s, c, x in self.log],
         }
+        if self.resampled:
+            out["resampled"] = True
+        return out
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> HarmoniesGame:
@@ -930,7 +851,7 @@ class HarmoniesGame(Game):
                 b = Board.empty(layout)
                 b.cells = [int(s) for s in raw["cells"]]
                 b.masks = layout.masks_of(b.cells)
-                b.cubes = int(raw["cubes"])
+                b.cubes = layout.from_save_mask(int(raw["cubes"]))
                 b.cards = [(int(c), int(p)) for c, p in raw["cards"]]
                 b.done = [(int(c), int(p)) for c, p in raw["done"]]
                 b.spirit = int(raw["spirit"])
@@ -955,14 +876,38 @@ class HarmoniesGame(Game):
             g.out = int(data["out"])
             g.discards = [int(c) for c in data["discards"]]
             g.log = [(int(s), int(c), _chance_tuple(x)) for s, c, x in data["log"]]
-            if (g.end_triggered and trigger is None) or _old_log(g):
-                # a save from before the trigger and the taken tokens were kept: rebuilt from its log
-                again = cls.replay(g.seed, g.options, g.log, checked=False)
-                g.trigger = again.trigger
-                g.log = again.log
         except (KeyError, TypeError, ValueError, IndexError) as exc:
             raise bad_input("save.damaged", detail=str(exc)) from None
+        if data.get("resampled") is True:  # a search's copy: its log is history only
+            g.resampled = True
+        else:
+            # a save from before the trigger and the taken tokens were kept: rebuilt from its log
+            g.judge_log(rebuild=(g.end_triggered and trigger is None) or _old_log(g))
         return g
+
+    def judge_log(self, rebuild: bool = False) -> None:
+        """Check that the log replays, from the seed, to this state (a save is judged when it is
+        loaded, so that nothing it let in fails later). ``rebuild``: the log comes from a save
+        that did not record the chance outcomes of taking tokens and cards, nor the end's
+        trigger; they are taken from the replay.
+
+        :raises BadInput: ``save.log_entry`` naming the first entry that is no legal move where
+            it stands or that met another chance outcome than the one it records;
+            ``save.log_state`` if every entry replays but the replay is not this state.
+        """
+        replay = HarmoniesGame.new(self.seed, self.options)
+        entries = len(self.log)
+        for i, (seat, code, chance) in enumerate(self.log):
+            if replay.why_illegal(seat, code) is not None:
+                raise bad_input("save.log_entry", entry=i + 1, entries=entries)
+            replay.apply_action_id(seat, code, checked=True)
+            if replay.log[-1][2] != chance and not (rebuild and chance is None):
+                raise bad_input("save.log_entry", entry=i + 1, entries=entries)
+        if rebuild:
+            self.trigger = replay.trigger
+            self.log = replay.log
+        if replay.fingerprint() != self.fingerprint():
+            raise bad_input("save.log_state", entries=entries)
 
 
 # ====================================================================== helpers
@@ -988,18 +933,6 @@ def _chance_tuple(chance: Any) -> Any:
     if chance is None:
         return None
     return tuple(tuple(part) if isinstance(part, list) else part for part in chance)
-
-
-def _why_no_stack(color: int, state: int, cell: str) -> Refusal:
-    """Why ``color`` cannot go on the stack ``state`` at ``cell``, in a player's words."""
-    if state in (BG, BB, BR):
-        return refuse("stack.building", cell=cell)
-    if state == M3 and color == 1:
-        return refuse("stack.mountain_full", cell=cell)
-    if state == B2 and color == 2:
-        return refuse("stack.trunk_full", cell=cell)
-    # one code per colour, each with the rule that colour follows
-    return refuse(f"stack.{COLORS[color]}", color=COLORS[color], on=COLORS[TOP[state]], cell=cell)
 
 
 _FIELDS = {
@@ -1048,4 +981,4 @@ def _describe_bad_action(action: Action, layout: Layout) -> Refusal:
     return refuse("action.no_such", type=kind)
 
 
-__all__ = ["ActionSpace", "Board", "HarmoniesGame", "SPACES"]
+__all__ = ["MAX_HELD", "ActionSpace", "Board", "HarmoniesGame", "SPACES"]

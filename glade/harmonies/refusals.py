@@ -105,6 +105,14 @@ REFUSALS = Catalogue(
         "harmonies.options.side": 'the board side must be "A" or "B"',
         "harmonies.options.spirits": "spirits must be true or false",
         "harmonies.save.damaged": "this saved Harmonies game is damaged ({detail})",
+        "harmonies.save.log_entry": (
+            "this saved Harmonies game is damaged: its log does not replay from entry {entry} "
+            "of {entries}"
+        ),
+        "harmonies.save.log_state": (
+            "this saved Harmonies game is damaged: its log, replayed to its end (entry {entries}), "
+            "does not give the saved state"
+        ),
         # ---------------------------------------------------------------- boards to score
         "harmonies.board.not_object": "a board must be a JSON object",
         "harmonies.board.side": 'the side must be "A" or "B", not {side!r}',

@@ -2,16 +2,16 @@
 
 A board is scored from ``masks``: one int per stack state, the mask of the layout bits holding it
 (``Layout.masks_of`` builds them from a list of cell states; the engine's boards keep them). This
-is the only scorer in Python: the engine's views and result, ``score_board``, the bots and the
-RL encoders call it (the compiled RL kernel keeps a C twin for speed, tested against it). Every
-point value comes from the data file.
+is the only scorer: the engine's views and result, ``score_board``, the bots and the RL encoders
+(their compiled kernel included, through ``Board.score_parts``) call it, compiled with the engine
+(``docs/speed.md``). Every point value comes from the data file.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, Final
 
 from .data import (
     B1,
@@ -48,23 +48,27 @@ from .data import (
 )
 from .refusals import bad_input
 
-CATEGORIES = ("trees", "mountains", "fields", "buildings", "water", "animals", "spirit")
+CATEGORIES: Final = ("trees", "mountains", "fields", "buildings", "water", "animals", "spirit")
 
 
 def _heights(key: str) -> dict[int, int]:
     return {int(k): int(v) for k, v in SCORING[key]["points_by_height"].items()}
 
 
-TREE_POINTS = _heights("tree")  # height -> points
-MOUNTAIN_POINTS = _heights("mountain")
-FIELD_POINTS = int(SCORING["field"]["points_per_group"])
-FIELD_MIN = int(SCORING["field"]["min_group_size"])
-BUILDING_POINTS = int(SCORING["building"]["points"])
-ISLAND_POINTS = int(SCORING["islands_side_B"]["points_per_island"])
-_RIVER = {int(k): int(v) for k, v in SCORING["river_side_A"]["points_by_length"].items()}
-_RIVER_BEYOND = int(SCORING["river_side_A"]["per_token_beyond_6"])
-_T1, _T2, _T3 = (TREE_POINTS[TREE_HEIGHT[s]] for s in (T1, T2, T3))
-_M1, _M2, _M3 = (MOUNTAIN_POINTS[MOUNTAIN_HEIGHT[s]] for s in (M1, M2, M3))
+TREE_POINTS: Final = _heights("tree")  # height -> points
+MOUNTAIN_POINTS: Final = _heights("mountain")
+FIELD_POINTS: Final = int(SCORING["field"]["points_per_group"])
+FIELD_MIN: Final = int(SCORING["field"]["min_group_size"])
+BUILDING_POINTS: Final = int(SCORING["building"]["points"])
+ISLAND_POINTS: Final = int(SCORING["islands_side_B"]["points_per_island"])
+_RIVER: Final = {int(k): int(v) for k, v in SCORING["river_side_A"]["points_by_length"].items()}
+_RIVER_BEYOND: Final = int(SCORING["river_side_A"]["per_token_beyond_6"])
+_T1: Final = TREE_POINTS[TREE_HEIGHT[T1]]
+_T2: Final = TREE_POINTS[TREE_HEIGHT[T2]]
+_T3: Final = TREE_POINTS[TREE_HEIGHT[T3]]
+_M1: Final = MOUNTAIN_POINTS[MOUNTAIN_HEIGHT[M1]]
+_M2: Final = MOUNTAIN_POINTS[MOUNTAIN_HEIGHT[M2]]
+_M3: Final = MOUNTAIN_POINTS[MOUNTAIN_HEIGHT[M3]]
 if FIELD_MIN != 2:  # the field rule below counts the fields that touch another field
     raise ValueError(f"harmonies data: a field is 2 or more yellow tokens, not {FIELD_MIN}")
 
@@ -175,7 +179,7 @@ def landscapes(layout: Layout, masks: Masks, parts: Parts = None) -> tuple[int, 
         if parts is not None:
             for state, worth in ((M1, _M1), (M2, _M2), (M3, _M3)):
                 for bit in _each_bit(masks[state]):
-                    beside = layout.around[bit] & hills
+                    beside = layout.around[bit.bit_length() - 1] & hills
                     points = worth if bit & near else 0
                     what = {"height": MOUNTAIN_HEIGHT[state], "next_to": _names(layout, beside)}
                     parts.append(("mountains", points, bit, "mountain", what))
@@ -206,7 +210,7 @@ def landscapes(layout: Layout, masks: Masks, parts: Parts = None) -> tuple[int, 
         )
         around = layout.around
         for low in _each_bit(built):
-            near = around[low]
+            near = around[low.bit_length() - 1]
             colours = sum(1 for t in tops if t & near)
             points = BUILDING_POINTS if colours >= 3 else 0
             buildings += points
@@ -326,7 +330,7 @@ def _spirit_scorer(card: int, formula: dict[str, Any]) -> SpiritScorer:
     raise ValueError(f"unknown spirit formula kind {kind!r}")
 
 
-SPIRIT_SCORERS: dict[int, SpiritScorer] = {
+SPIRIT_SCORERS: Final[dict[int, SpiritScorer]] = {
     c.index: _spirit_scorer(c.index, c.formula) for c in CARDS if c.spirit and c.formula is not None
 }
 
@@ -517,7 +521,7 @@ def solo_suns(total: int, side: str, spirit: int) -> int:
 
 # ------------------------------------------------------------------ JSON boards
 # stack state -> the habitat cell class it satisfies (index into CLASS_STATES), -1: none
-STATE_CLASS: tuple[int, ...] = tuple(
+STATE_CLASS: Final[tuple[int, ...]] = tuple(
     next((k for k, states in enumerate(CLASS_STATES.values()) if s in states), -1)
     for s in range(NSTATES)
 )
@@ -680,7 +684,7 @@ def parse_board(
     return layout, cells, cards, spirit, spirit_placed, cube_cells
 
 
-def score_board(data: Any, solo: bool = False, explain: bool = False) -> dict[str, Any]:
+def score_board(data: Any, solo: Any = False, explain: Any = False) -> dict[str, Any]:
     """Score a board given in the contract's JSON format (``glade harmonies score``); with
     ``explain``, ``"parts"`` lists what makes up each category (``board_breakdown``)."""
     if not isinstance(solo, bool):

@@ -25,10 +25,7 @@ cimport numpy as cnp
 
 cnp.import_array()
 
-from glade.harmonies.data import CARDS as H_CARDS, EMPTY as H_EMPTY, MOUNTAIN_HEIGHT, STACKS
-from glade.harmonies.data import TOP, TREE_HEIGHT, BUILDINGS, F as H_F, W as H_W
-from glade.harmonies.scoring import BUILDING_POINTS, FIELD_POINTS, ISLAND_POINTS
-from glade.harmonies.scoring import MOUNTAIN_POINTS, TREE_POINTS, river_points, spirit_points
+from glade.harmonies.data import EMPTY as H_EMPTY
 from glade.living_forest.data import FLOWER, START_TREE
 from glade.living_forest.game import ACTIONS as LF_ACTIONS, A_FIRE, A_MOVE, A_PICK, A_STEAL, A_USE
 from glade.living_forest.game import DRAW as LF_DRAW, OVER as LF_OVER
@@ -38,86 +35,7 @@ cdef enum:
     MAX_SEATS = 4
 
 # the engines' constants as C ints (a comparison with the Python object makes an int object)
-cdef int C_EMPTY = H_EMPTY, C_F = H_F, C_W = H_W
-
-
-# ====================================================================== reading engine fields
-# Living Forest's engine shows its state through read-only properties, each of which returns one
-# of the game's slots unchanged (``return self._phase``). Calling a property costs a Python
-# function call (about 0.2 us); reading the slot it returns through the slot's own descriptor
-# gives the same object for a fraction of that. ``field_reader`` checks, from the property's byte
-# code, that it does nothing but return that slot; any other property (or attribute) is read as
-# it is, through the descriptor found on the class or ``getattr``.
-cdef extern from *:
-    """
-    static PyObject* glade_descr_get(PyObject* descr, PyObject* obj) {
-        descrgetfunc get = Py_TYPE(descr)->tp_descr_get;
-        if (get == NULL) {
-            PyErr_SetString(PyExc_TypeError, "a field reader must be a descriptor");
-            return NULL;
-        }
-        return get(descr, obj, (PyObject*)Py_TYPE(obj));
-    }
-    """
-    object _descr_get "glade_descr_get"(object descr, object obj)
-
-
-# what such a getter compiles to, compiled by this interpreter (not by Cython)
-_SLOT_RETURN = {}
-exec(compile("def getter(self):\n    return self._slot\n", "<field_reader>", "exec"), _SLOT_RETURN)
-
-
-def field_reader(cls, str name):
-    """What ``read_field(reader, state)`` reads ``state.name`` with, for instances of ``cls``: the
-    slot's member descriptor when ``name`` is a slot of ``cls``, or the member descriptor of the
-    slot ``_x`` when ``cls.name`` is a property whose getter is exactly ``return self._x`` (the
-    same byte code as such a function, one name, no closure) and ``_x`` is a slot of ``cls``;
-    else the property itself, or a property that reads ``state.name`` as Python does."""
-    import inspect
-    import operator
-    import types
-
-    prop = inspect.getattr_static(cls, name, None)
-    plain = cls.__getattribute__ is object.__getattribute__
-    if type(prop) is types.MemberDescriptorType and plain and issubclass(cls, prop.__objclass__):
-        return prop  # a slot itself
-    fget = prop.fget if type(prop) is property else None
-    if type(fget) is types.FunctionType and plain and fget.__closure__ is None:
-        code, plain = fget.__code__, _SLOT_RETURN["getter"].__code__
-        if (
-            code.co_code == plain.co_code
-            and len(code.co_names) == 1
-            and code.co_argcount == 1
-            and code.co_kwonlyargcount == 0
-            and code.co_flags & 0xFFFF == plain.co_flags & 0xFFFF  # (not the __future__ flags)
-        ):
-            slot = inspect.getattr_static(cls, code.co_names[0], None)
-            if type(slot) is types.MemberDescriptorType and issubclass(cls, slot.__objclass__):
-                return slot
-    if type(prop) is property and plain:
-        return prop  # (a property is found before anything an instance holds)
-    return property(operator.attrgetter(name))
-
-
-cdef inline object read_field(object reader, object state):
-    """``state.name`` through the reader ``field_reader`` gave for its class."""
-    return _descr_get(reader, state)
-
-
-def read_field_of(reader, state):
-    """``read_field`` for Python (the tests)."""
-    return read_field(reader, state)
-
-
-_H_FIELDS = (
-    "over", "current", "central", "hand", "pouch", "row", "deck", "took", "took_card",
-    "discarded", "end_triggered", "turn", "out", "discards",
-)
-_LF_FIELDS = (
-    "round", "phase", "to_act", "acting_together", "fragment_supply", "varan_supply",
-    "sacred_tree", "current_spirit", "steal_from", "actions_left", "actions_used", "step",
-    "bonus_step", "spend_left", "taken_in_step", "taken_this_round",
-)
+cdef int C_EMPTY = H_EMPTY
 
 
 cdef class Kernel:
@@ -220,7 +138,7 @@ cdef class HarmoniesKernel(Kernel):
     cdef int n, cells_len, o_held, o_cubes, o_done, o_spirit, o_spirit_placed, o_offer
     cdef int o_score, o_counts, c_hand, c_pouch, c_row, c_deck, c_flags, c_counters
     cdef int PLACE, CARD, CUBE, SPIRIT, DISCARD, END
-    cdef bint live_scores, side_a
+    cdef bint live_scores
     cdef unsigned int cells_stale, cards_stale, score_stale
     cdef bint common_stale
     # a token placed changes one cell and the hand only: a board whose only change since its last
@@ -236,19 +154,6 @@ cdef class HarmoniesKernel(Kernel):
     cdef float pouch_counts[6]
     cdef float[:, ::1] planes
     cdef int bits[MAX_CELLS]
-    cdef int neigh[MAX_CELLS][6]
-    cdef int tree_pts[16]
-    cdef int mountain_pts[16]
-    cdef bint building[16]
-    cdef int top[16]
-    cdef int[:, ::1] animal_pts
-    cdef int building_pts, field_pts, island_pts
-    cdef int river_pts[MAX_CELLS + 1]
-    # readers of the game's fields (field_reader), made for the bound game's class
-    cdef object state_type
-    cdef object f_over, f_current, f_central, f_hand, f_pouch, f_row, f_deck, f_took
-    cdef object f_took_card, f_discarded, f_end, f_turn, f_out, f_discards
-    cdef object layout
 
     def __init__(self, encoder):
         cdef int i, j
@@ -260,8 +165,6 @@ cdef class HarmoniesKernel(Kernel):
         self.n = encoder.n
         if self.n > MAX_CELLS:
             raise ValueError(f"a board of {self.n} cells is larger than the kernel's {MAX_CELLS}")
-        self.layout = encoder.layout
-        self.side_a = encoder.layout.side == "A"
         self.cells_len = encoder._cells_len
         self.o_held = encoder._held
         self.o_cubes = encoder._cubes
@@ -285,30 +188,6 @@ cdef class HarmoniesKernel(Kernel):
         self.planes = np.ascontiguousarray(encoder_cell_planes(), dtype=np.float32)
         for i in range(self.n):
             self.bits[i] = encoder.layout.bits[i]
-            neighbours = encoder.layout.neighbours[i]
-            for j in range(6):
-                self.neigh[i][j] = neighbours[j] if j < len(neighbours) else -1
-        for i in range(16):
-            self.tree_pts[i] = self.mountain_pts[i] = 0
-            self.building[i] = False
-            self.top[i] = -1
-        for i in range(len(STACKS)):
-            if i in TREE_HEIGHT:
-                self.tree_pts[i] = TREE_POINTS[TREE_HEIGHT[i]]
-            if i in MOUNTAIN_HEIGHT:
-                self.mountain_pts[i] = MOUNTAIN_POINTS[MOUNTAIN_HEIGHT[i]]
-            self.building[i] = i in BUILDINGS
-            self.top[i] = TOP[i]
-        pts = np.zeros((len(H_CARDS), 8), dtype=np.intc)
-        for i, card in enumerate(H_CARDS):
-            for j, value in enumerate(card.points):
-                pts[i, j + 1] = value
-        self.animal_pts = pts
-        for i in range(MAX_CELLS + 1):
-            self.river_pts[i] = river_points(i)
-        self.building_pts = BUILDING_POINTS
-        self.field_pts = FIELD_POINTS
-        self.island_pts = ISLAND_POINTS
         self.state = None
 
     cpdef void bind(self, object state) except *:
@@ -321,19 +200,12 @@ cdef class HarmoniesKernel(Kernel):
         for s in range(MAX_SEATS):
             self.dirty_cell[s] = -1
         self.pouch_len = -1
-        if type(state) is not self.state_type:
-            (
-                self.f_over, self.f_current, self.f_central, self.f_hand, self.f_pouch,
-                self.f_row, self.f_deck, self.f_took, self.f_took_card, self.f_discarded,
-                self.f_end, self.f_turn, self.f_out, self.f_discards,
-            ) = [field_reader(type(state), name) for name in _H_FIELDS]
-            self.state_type = type(state)
 
     cdef int next_seat(self) except -2:
         state = self.state  # HarmoniesGame.to_act: () once over, else (current,)
-        if read_field(self.f_over, state):
+        if state.over:
             return -1
-        return read_field(self.f_current, state)
+        return state.current
 
     cdef int acting_seats(self, unsigned long long* may, unsigned long long* together) except -1:
         cdef int seat = self.next_seat()  # to_act: the current seat alone (no acting_together)
@@ -405,7 +277,7 @@ cdef class HarmoniesKernel(Kernel):
         cdef float* c = &self.flat[self.boards_size + self.c_hand]
         cdef int color
         memset(c, 0, 6 * sizeof(float))
-        for color in read_field(self.f_hand, self.state):
+        for color in self.state.hand:
             c[color] += 1.0
         self.hand_stale = False
 
@@ -455,130 +327,17 @@ cdef class HarmoniesKernel(Kernel):
         row[self.o_counts + 1] = <int>board.placed
         row[self.o_counts + 2] = len(board.cards) + (1 if spirit >= 0 and not spirit_placed else 0)
 
-    cdef int groups(self, int* cells, bint* member, int* sizes, int* label) except -1:
-        """Connected groups of member cells: their count; each cell's group in ``label``."""
-        cdef int count = 0, i, j, k, top
-        cdef int stack[MAX_CELLS]
-        for i in range(self.n):
-            label[i] = -1
-        for i in range(self.n):
-            if label[i] >= 0 or not member[cells[i]]:
-                continue
-            label[i] = count
-            sizes[count] = 1
-            stack[0] = i
-            top = 1
-            while top:
-                top -= 1
-                k = stack[top]
-                for j in range(6):
-                    if self.neigh[k][j] >= 0 and label[self.neigh[k][j]] < 0 and member[cells[self.neigh[k][j]]]:
-                        label[self.neigh[k][j]] = count
-                        sizes[count] += 1
-                        stack[top] = self.neigh[k][j]
-                        top += 1
-            count += 1
-        return count
-
-    cdef int river_value(self, int length) except -1:
-        """``river_points(length)`` (a river holds at most every cell of the board: read from the
-        table made from the scorer when the kernel was made)."""
-        if not 0 <= length <= MAX_CELLS:
-            return river_points(length)
-        return self.river_pts[length]
-
-    cdef int river(self, int* label, int group) except -1:
-        """Tokens on the longest shortest path inside one blue group (glade.harmonies.scoring)."""
-        cdef int dist[MAX_CELLS]
-        cdef int queue[MAX_CELLS]
-        cdef int best = 0, start, i, j, k, head, tail
-        for start in range(self.n):
-            if label[start] != group:
-                continue
-            for i in range(self.n):
-                dist[i] = -1
-            dist[start] = 0
-            queue[0] = start
-            head, tail = 0, 1
-            while head < tail:
-                k = queue[head]
-                head += 1
-                for j in range(6):
-                    i = self.neigh[k][j]
-                    if i >= 0 and label[i] == group and dist[i] < 0:
-                        dist[i] = dist[k] + 1
-                        if dist[i] > best:
-                            best = dist[i]
-                        queue[tail] = i
-                        tail += 1
-        return best + 1
-
     cdef void encode_score(self, int s, object board) except *:
-        """The board's score breakdown: the compiled twin of ``glade.harmonies.scoring`` (its point
-        values read from there), kept for speed (calling the Python scorer at every end of turn
-        cost the environments 8-10% of their steps); ``tests/rl/test_rl_kernels.py`` checks it
-        against the Python encoder, which calls the scorer, on thousands of random steps."""
-        cdef int cells[MAX_CELLS]
-        cdef int label[MAX_CELLS]
-        cdef int sizes[MAX_CELLS]
-        cdef bint member[16]
-        cdef int i, j, k, state, colours, count, trees = 0, mountains = 0, buildings = 0
-        cdef int fields = 0, water = 0, animals = 0, spirit_score = 0, card, placed, value
-        py_cells = board.cells
-        for i in range(self.n):
-            cells[i] = py_cells[i]
-        for i in range(self.n):
-            state = cells[i]
-            if self.tree_pts[state]:
-                trees += self.tree_pts[state]
-            elif self.mountain_pts[state]:
-                for j in range(6):
-                    k = self.neigh[i][j]
-                    if k >= 0 and self.mountain_pts[cells[k]]:
-                        mountains += self.mountain_pts[state]
-                        break
-            elif self.building[state]:
-                colours = 0
-                for j in range(6):
-                    k = self.neigh[i][j]
-                    if k >= 0 and cells[k] != C_EMPTY:
-                        colours |= 1 << self.top[cells[k]]
-                if popcount(colours) >= 3:
-                    buildings += self.building_pts
-        for i in range(16):
-            member[i] = i == C_F
-        count = self.groups(cells, member, sizes, label)
-        for k in range(count):
-            if sizes[k] >= 2:
-                fields += self.field_pts
-        if self.side_a:
-            for i in range(16):
-                member[i] = i == C_W
-            count = self.groups(cells, member, sizes, label)
-            for k in range(count):
-                value = self.river_value(self.river(label, k))
-                if value > water:
-                    water = value
-        else:
-            for i in range(16):
-                member[i] = i != C_W
-            count = self.groups(cells, member, sizes, label)
-            water = self.island_pts * (count if count > 1 else 1)
-        for card, placed in board.cards:
-            animals += self.animal_pts[card, placed]
-        for card, placed in board.done:
-            animals += self.animal_pts[card, placed]
-        if board.spirit >= 0 and board.spirit_placed:
-            spirit_score = spirit_points(self.layout, board.masks, board.spirit)
+        """The board's score breakdown, from the engine's one scorer (``Board.score_parts``,
+        compiled with the engine)."""
         cdef float* out = &self.flat[s * self.block + self.o_score]
-        out[0] = trees
-        out[1] = mountains
-        out[2] = fields
-        out[3] = buildings
-        out[4] = water
-        out[5] = animals
-        out[6] = spirit_score
-        out[7] = trees + mountains + fields + buildings + water + animals + spirit_score
+        cdef int k, value, total = 0
+        parts = board.score_parts()
+        for k in range(7):
+            value = parts[k]
+            out[k] = value
+            total += value
+        out[7] = total
 
     cdef void encode_common(self) except *:
         state = self.state
@@ -586,13 +345,13 @@ cdef class HarmoniesKernel(Kernel):
         cdef int space, color, slot, card, turn, k
         memset(c, 0, (self.size - self.boards_size) * sizeof(float))
         space = 0
-        for tokens in read_field(self.f_central, state):
+        for tokens in state.central:
             for color in tokens:
                 c[space * 6 + color] += 1.0
             space += 1
-        for color in read_field(self.f_hand, state):
+        for color in state.hand:
             c[self.c_hand + color] += 1.0
-        pouch = read_field(self.f_pouch, state)
+        pouch = state.pouch
         if len(pouch) != self.pouch_len:  # the pouch only shrinks: its size keys the counts
             self.pouch_len = len(pouch)
             for k in range(6):
@@ -602,22 +361,22 @@ cdef class HarmoniesKernel(Kernel):
         for k in range(6):
             c[self.c_pouch + k] = self.pouch_counts[k]
         slot = 0
-        for card in read_field(self.f_row, state):
+        for card in state.row:
             if card >= 0:
                 c[self.c_row + slot * 32 + card] = 1.0
             slot += 1
-        c[self.c_deck] = len(read_field(self.f_deck, state))  # the size of the draw pile is public
+        c[self.c_deck] = len(state.deck)  # the size of the draw pile is public
         k = self.c_flags
-        c[k] = <int>read_field(self.f_took, state)
-        c[k + 1] = <int>read_field(self.f_took_card, state)
-        c[k + 2] = <int>read_field(self.f_discarded, state)
-        c[k + 3] = <int>read_field(self.f_end, state)
+        c[k] = <int>state.took
+        c[k + 1] = <int>state.took_card
+        c[k + 2] = <int>state.discarded
+        c[k + 3] = <int>state.end_triggered
         k = self.c_counters
-        turn = read_field(self.f_turn, state)
+        turn = state.turn
         c[k] = turn
-        c[k + 1] = turn // self.players + (0 if read_field(self.f_over, state) else 1)
-        c[k + 2] = <int>read_field(self.f_out, state)
-        c[k + 3] = len(read_field(self.f_discards, state))
+        c[k + 1] = turn // self.players + (0 if state.over else 1)
+        c[k + 2] = <int>state.out
+        c[k + 3] = len(state.discards)
         self.common_stale = self.hand_stale = False
 
     cdef void fixup(self, int seat, float* out) except *:
@@ -689,11 +448,6 @@ cdef class LivingForestKernel(Kernel):
     cdef int first, acting_phase, cur, n_victims
     cdef int victims[MAX_SEATS]
     cdef float[:, ::1] features
-    # readers of the game's fields (field_reader), made for the bound game's class
-    cdef object state_type
-    cdef object f_round, f_phase, f_to_act, f_together, f_fragments, f_varans, f_sacred
-    cdef object f_current, f_steal, f_left, f_used, f_step, f_bonus, f_spend, f_taken_step
-    cdef object f_taken_round
 
     def __init__(self, encoder, features, int n_cards, int n_trees, int n_sub):
         self.flat = encoder._flat
@@ -765,17 +519,9 @@ cdef class LivingForestKernel(Kernel):
         self.table_stale = self.market_stale = True
         self.round = state.round
         self.phase = state.phase
-        if type(state) is not self.state_type:
-            (
-                self.f_round, self.f_phase, self.f_to_act, self.f_together, self.f_fragments,
-                self.f_varans, self.f_sacred, self.f_current, self.f_steal, self.f_left,
-                self.f_used, self.f_step, self.f_bonus, self.f_spend, self.f_taken_step,
-                self.f_taken_round,
-            ) = [field_reader(type(state), name) for name in _LF_FIELDS]
-            self.state_type = type(state)
 
     cdef int next_seat(self) except -2:
-        acting = read_field(self.f_to_act, self.state)  # its first seat always has a move
+        acting = self.state.to_act  # its first seat always has a move
         if not acting:
             return -1
         return acting[0]
@@ -786,7 +532,7 @@ cdef class LivingForestKernel(Kernel):
         legal move)."""
         cdef int seat
         together[0] = 0
-        for seat in read_field(self.f_together, self.state):
+        for seat in self.state.acting_together:
             together[0] |= 1ULL << seat
         may[0] = together[0]
         return 0
@@ -799,7 +545,7 @@ cdef class LivingForestKernel(Kernel):
         if state is None:
             raise RuntimeError("the encoder is not bound to a game; call reset(state) first")
         cdef bint table_was_stale = self.table_stale
-        cdef int rnd = read_field(self.f_round, state), phase = read_field(self.f_phase, state)
+        cdef int rnd = state.round, phase = state.phase
         self.table_stale = True
         if phase == LF_OVER or A_STEAL <= code < A_MOVE:  # a theft touches several spirits
             self.stale = (1u << self.players) - 1
@@ -950,34 +696,34 @@ cdef class LivingForestKernel(Kernel):
         if self.market_stale:
             self.encode_market()
         p = t + self.t_supplies
-        p[0] = <int>read_field(self.f_fragments, state)
-        p[1] = <int>read_field(self.f_varans, state)
+        p[0] = <int>state.fragment_supply
+        p[1] = <int>state.varan_supply
         p = t + self.t_phase
         memset(p, 0, (self.size - self.boards_size - self.t_phase) * sizeof(float))
-        phase = read_field(self.f_phase, state)
+        phase = state.phase
         p[phase] = 1.0
         p += 3
-        self.first = read_field(self.f_sacred, state)
+        self.first = state.sacred_tree
         self.acting_phase = phase == LF_ACTIONS
         self.n_victims = 0
         if self.acting_phase:
-            self.cur = read_field(self.f_current, state)
-            for victim in read_field(self.f_steal, state):
+            self.cur = state.current_spirit
+            for victim in state.steal_from:
                 self.victims[self.n_victims] = victim
                 self.n_victims += 1
-        p[0] = <int>read_field(self.f_round, state)
+        p[0] = <int>state.round
         p += 1 + 2 * MAX_SEATS  # sacred_tree and current: written per observer (fixup)
         if phase == LF_ACTIONS:
-            p[0] = <int>read_field(self.f_left, state)
-            used = read_field(self.f_used, state)
+            p[0] = <int>state.actions_left
+            used = state.actions_used
             for i in range(5):
                 p[1 + i] = used >> i & 1
             p += 6
-            p[<int>read_field(self.f_step, state)] = 1.0
+            p[<int>state.step] = 1.0
             p += self.n_sub
-            p[0] = <int>read_field(self.f_bonus, state)
-            p[1] = <int>read_field(self.f_spend, state)
-            p[2] = <int>read_field(self.f_taken_step, state)
+            p[0] = <int>state.bonus_step
+            p[1] = <int>state.spend_left
+            p[2] = <int>state.taken_in_step
             p += 3
             for kind, _extra in self.pending:
                 p[kind] += 1.0
@@ -1016,7 +762,7 @@ cdef class LivingForestKernel(Kernel):
             p[0] = value
             p += 1
         p = t + self.t_taken
-        for value in read_field(self.f_taken_round, self.state):
+        for value in self.state.taken_this_round:
             p[0] = value
             p += 1
         self.market_stale = False

@@ -20,7 +20,7 @@ import numpy as np
 from glade.core import Game
 from glade.harmonies.data import CARDS, COLORS, LAYOUTS, STACKS
 from glade.harmonies.game import SPACES, HarmoniesGame
-from glade.harmonies.scoring import CATEGORIES, score_parts
+from glade.harmonies.scoring import CATEGORIES
 
 from .kernels import compiled_module, use_compiled
 from .spec import ActionRange, Encoder, Layout
@@ -351,7 +351,7 @@ class HarmoniesEncoder(Encoder):
         state = self._state
         assert state is not None
         b = state.boards[s]
-        parts = score_parts(self.layout, b.masks, b.done + b.cards, b.spirit, b.spirit_placed)
+        parts = b.score_parts()
         k = self._score
         self._boards[s, k : k + len(SCORE_KEYS)] = [*parts, sum(parts)]
 

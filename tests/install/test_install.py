@@ -4,7 +4,8 @@ smallest real use, run from a directory outside the checkout.
 
 The distributions are built once for the module the way ``python -m build`` does it: an sdist of
 the checkout, then wheels from that sdist in isolated build environments, one with the compiled
-RL kernels and one with a C compiler that always fails (the pure path). pip takes every
+engines (mypyc) and RL kernels (Cython), and one with a C compiler that always fails: it installs
+and runs the plain source, and says so. pip takes every
 dependency from its configured indexes, as for any user.
 """
 
@@ -30,6 +31,7 @@ import httpx
 import pytest
 
 import glade
+from glade.core import compiled
 from tests.live_server import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -45,6 +47,7 @@ NOT_SOURCE = shutil.ignore_patterns(
     "tests",
     "*.so",
     "_kernels.c",
+    "compiled.json",
     "*.sqlite3",
 )
 BOARD = {"side": "A", "stacks": {"0,0": ["brown", "green"], "1,0": ["blue"], "0,1": ["gray"]}}
@@ -187,11 +190,14 @@ def start_wheel_build(
 
 
 def warnings_in(log: str) -> list[str]:
-    """The warning lines of a build log (byte-compiling is off in this environment)."""
+    """The warning lines of a build log (byte-compiling is off in this environment; the compiler's
+    command lines name warning options, e.g. -Wno-unknown-warning-option, and are no warning)."""
     return [
         line
         for line in log.splitlines()
-        if "warning" in line.lower() and "byte-compiling is disabled" not in line
+        if "warning" in line.lower()
+        and "byte-compiling is disabled" not in line
+        and not re.match(r"\S*(gcc|cc|clang)\s", line)
     ]
 
 
@@ -231,6 +237,7 @@ def dists(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     }
     log = pure_log.read_text(encoding="utf-8", errors="replace")
     assert re.search(r"glade.rl._kernels.*failed", log), log[-3000:]
+    assert "the engines were not compiled; glade runs their plain source" in log, log[-3000:]
     # the compiler and setuptools have nothing to say about glade's own files
     log = (work / "compiled" / "build.log").read_text(encoding="utf-8", errors="replace")
     assert not [line for line in warnings_in(log) if "glade" in line]
@@ -276,7 +283,8 @@ def assert_installed_from_wheel(env: Path, home: Path) -> None:
     assert url["url"].endswith(".whl"), url
     assert not url.get("dir_info", {}).get("editable", False), url
     assert not list(site.glob("__editable__*")), "glade is installed editable"
-    assert ok(run([env / "bin" / "glade", "--version"], home)).strip() == f"glade {version}"
+    lines = ok(run([env / "bin" / "glade", "--version"], home)).splitlines()
+    assert lines[0] == f"glade {version}" and lines[1].startswith("engines: "), lines
 
 
 def assert_extra_refusal(proc: subprocess.CompletedProcess[str], extra: str) -> None:
@@ -384,6 +392,14 @@ def test_the_distributions_carry_what_they_need(dists: dict[str, Path]) -> None:
         assert not any(n.endswith((".pyx", ".c")) for n in names)
     assert any(re.fullmatch(r"glade/rl/_kernels\..*\.so", n) for n in wheels["compiled"])
     assert not any(n.endswith(".so") for n in wheels["pure"]), "CC=/bin/false built a kernel"
+    # the engines compiled, all of them, beside their source and its digests
+    for module in compiled.MODULES:
+        path = module.replace(".", "/")
+        assert any(re.fullmatch(rf"{path}\..*\.so", n) for n in wheels["compiled"]), module
+        assert f"{path}.py" in wheels["compiled"] and f"{path}.py" in wheels["pure"], module
+    assert any(re.fullmatch(r"glade/engines__mypyc\..*\.so", n) for n in wheels["compiled"])
+    assert "glade/core/compiled.json" in wheels["compiled"]
+    assert "glade/core/compiled.json" not in wheels["pure"] | sdist
 
 
 @pytest.fixture
@@ -409,6 +425,8 @@ def test_without_extras(
     glade_ = env / "bin" / "glade"
     python = env / "bin" / "python"
     assert_installed_from_wheel(env, home)
+    engines = ok(run([glade_, "--version"], home)).splitlines()[1]
+    assert engines == "engines: plain source (not compiled)"
 
     board = home / "board.json"
     board.write_text(json.dumps(BOARD), encoding="utf-8")
@@ -418,7 +436,8 @@ def test_without_extras(
 
     for game, games in (("harmonies", 3), ("living-forest", 2)):
         out = ok(run([glade_, "bench", game, "--games", games], home))
-        assert json.loads(out.strip().splitlines()[-1])["games"] == games
+        report = json.loads(out.strip().splitlines()[-1])
+        assert (report["games"], report["engines"]) == (games, "plain source (not compiled)")
 
     report = home / "arena.json"
     arena = [glade_, "arena", "harmonies", "--bots", "random,greedy", "--games", "2"]
@@ -457,6 +476,9 @@ def test_with_all_extras(full: Path, home: Path, expected_rl_digest: str) -> Non
     env = full
     glade_ = env / "bin" / "glade"
     assert_installed_from_wheel(env, home)
+    assert ok(run([glade_, "--version"], home)).splitlines()[1] == "engines: compiled (mypyc)"
+    bench = ok(run([glade_, "bench", "harmonies", "--games", "3"], home)).splitlines()[-1]
+    assert json.loads(bench)["engines"] == "compiled (mypyc)"
     assert rl_probe(env, home) == {"compiled": True, "digest": expected_rl_digest}
 
     with serving(env, home) as base:

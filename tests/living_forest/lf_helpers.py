@@ -127,10 +127,11 @@ def start_actions(g: LivingForestGame, helps: dict[int, list[str]] | None = None
 
 def poke(g: LivingForestGame, **fields: int) -> None:
     """Set scalar parts of the state by their names (``sacred_tree=1``, ``varan_supply=4``) to
-    construct positions; the only place the tests write the engine's private slots."""
-    for name, value in fields.items():
-        assert isinstance(getattr(g, name), int), name
-        object.__setattr__(g, "_" + name, value)
+    construct positions, through the engine's position editor."""
+    with g.edit() as state:
+        for name, value in fields.items():
+            assert isinstance(getattr(state, name), int), name
+            setattr(state, name, value)
 
 
 def plant_direct(g: LivingForestGame, seat: int, tree: str, row: int, column: int) -> None:

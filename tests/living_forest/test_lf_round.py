@@ -97,6 +97,13 @@ def test_fire_victory_is_checked_after_the_whole_action_phase() -> None:
     assert g.phase == OVER and g.is_over and g.to_act == ()
     res = g.result()
     assert res["winners"] == [0]
+    fires = [p for p in res["breakdown"][0].pop("parts") if p["category"] == "fires"]
+    assert fires == [
+        {"category": "fires", "points": 11, "cells": [], "what": "fires",
+         "params": {"value": 2, "count": 11}},
+        {"category": "fires", "points": 1, "cells": [], "what": "victory_tile",
+         "params": {"tile": "fire", "count": 1}},
+    ]  # fmt: skip
     assert res["breakdown"][0] == {
         "trees": 2,
         "fires": 12,

@@ -11,8 +11,10 @@ from lf_helpers import fresh
 
 import glade
 from glade.core.actions import Action
+from glade.living_forest import round_end
 from glade.living_forest.data import CARDS, VARAN, WATER
 from glade.living_forest.game import ACTIONS, DRAW, OVER, S_MOVE, LivingForestGame
+from glade.living_forest.state import ForestState
 
 
 def _random_step(g: LivingForestGame, rng: random.Random) -> tuple[int, int]:
@@ -70,13 +72,14 @@ def test_every_end_of_round_records_what_it_did(
 ) -> None:
     # the state as the end-of-round steps find it (after the round's last action)
     entering: list[LivingForestGame] = []
-    real = LivingForestGame._end_round
+    real = round_end.end_round
 
-    def spy(self: LivingForestGame) -> object:
-        entering.append(self.copy())
-        return real(self)
+    def spy(state: ForestState) -> object:
+        entering.append(LivingForestGame(state.copy(list(state.log))))
+        return real(state)
 
-    monkeypatch.setattr(LivingForestGame, "_end_round", spy)
+    # (the plain build: turn.py calls round_end.end_round through its module)
+    monkeypatch.setattr(round_end, "end_round", spy)
     g = fresh(players, seed)
     rng = random.Random(seed)
     assert g.last_round is None and g.view(0)["last_round"] is None
@@ -197,8 +200,9 @@ def test_a_spirit_waiting_is_told_whose_turn_it_is() -> None:
 def test_reached_names_who_has_12_of_what() -> None:
     g = fresh(2, 1)
     assert g.reached() == [] and g.view(0)["target"] == 12
-    g._victory_tiles[0] = [1, 1, 1]
-    g._fires_kept[0] = [11, 0, 0]  # 11 fires + the fire victory tile
+    with g.edit() as state:
+        state.victory_tiles[0] = [1, 1, 1]
+        state.fires_kept[0] = [11, 0, 0]  # 11 fires + the fire victory tile
     assert g.reached() == [{"seat": 0, "kinds": ["fires"], "total": sum(g.counts(0))}]
 
 
