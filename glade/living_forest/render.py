@@ -72,7 +72,7 @@ def render(game: Game, seat: int | None, width: int = 80, names: list[str] | Non
     called = names or [f"Spirit {s + 1}" for s in range(players)]
     width = max(40, width)
     out = wrap(
-        f"Living Forest  round {view['round']}  {view['phase']}  Sacred Tree: "
+        f"Living Forest  Round {view['round']}  {view['phase']}  Sacred Tree: "
         f"{called[view['sacred_tree']]}  (Fire Varans {view['varan_supply']},"
         f" fragments {view['fragment_supply']})",
         width,

@@ -244,7 +244,7 @@ def test_the_plain_text_renderer_beside_the_engine() -> None:
         text = render(g, 1, width)
         lines = text.splitlines()
         assert max(len(x) for x in lines) <= width
-        assert lines[0].startswith(f"Living Forest  round {view['round']}")
+        assert lines[0].startswith(f"Living Forest  Round {view['round']}")
         # the seat's own spirit first, then the others, each with its forest of 3 rows
         spirits = [x for x in lines if x.startswith("Spirit ")]
         assert [x.split(" ")[1].rstrip(":<") for x in spirits] == ["2", "1", "3"]
