@@ -98,6 +98,9 @@ def test_a_finished_game_is_reviewed_and_shown(server: Server, browser: Browser)
     # played as the engine played it and the best move as the server worked it out
     theirs = next(t for t in data["turns"] if not t["is_best"] and t["seat"] == 1)
     page.goto(f"{server.url}/#/replay/{gid}/{theirs['log'][1]}")
+    # the panels of that step (the previous step's, loaded, stay until it is drawn: checked
+    # before it was, they showed seat 0's board when the machine was loaded)
+    expect(replay).to_have_attribute("data-step", str(theirs["log"][1]), timeout=60_000)
     expect(best).to_have_attribute("data-loaded", "yes", timeout=60_000)
     after_played = httpx.get(f"{server.url}/api/games/{gid}/past/{theirs['log'][1]}").json()
     after_best = httpx.get(f"{server.url}/api/games/{gid}/review/{theirs['index']}/best").json()

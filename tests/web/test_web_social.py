@@ -161,7 +161,16 @@ def test_clock_chat_and_rematch(clock_server: Server, browser: Browser) -> None:
         bo.wait_for_url(f"**/#/play/{new_id}")
         bo.wait_for_selector("[data-testid=table]")
         assert bo.get_attribute("[data-testid=table]", "data-seat") == "0"
-        # the new table's clocks run now that both accepted: Bo (seat 0) is to act
+        # the new table's real-time clock waits for its first move (it ran before it: issue 31),
+        # then runs for Bo (seat 0), who is to act
+        expect(bo.locator("[data-testid=clock-0]")).to_be_visible()
+        assert "running" not in (bo.get_attribute("[data-testid=clock-0]", "class") or "")
+        seats_now = httpx.get(f"{base}/api/games/{new_id}/social").json()["clock"]["seats"]
+        assert not any(c["running"] for c in seats_now)
+        bo_token = bo.evaluate(
+            "([id]) => JSON.parse(localStorage.getItem('glade.seats'))[id].tokens[0]", [new_id]
+        )
+        _first_move(base, new_id, bo_token)
         bo.wait_for_function(
             "() => (document.querySelector('[data-testid=clock-0]') || {}).className"
             "?.includes('running')",
