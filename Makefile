@@ -21,9 +21,15 @@ $(STAMP): pyproject.toml setup.py glade/rl/_kernels.pyx | $(VENV)/bin/python
 run: $(STAMP)
 	$(VENV)/bin/glade serve --host 127.0.0.1 --port 8000
 
-lint: $(STAMP)
+lint: $(STAMP) node_modules/.installed
 	$(PY) -m ruff check glade tests benchmarks examples
 	$(PY) -m ruff format --check glade tests benchmarks examples
+	npx --no-install eslint glade/web/js
+
+# the browser client's lint: eslint with its import rules (layers, no cycle), pinned in package-lock.json
+node_modules/.installed: package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $@
 
 types: $(STAMP)
 	$(PY) -m mypy

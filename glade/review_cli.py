@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import urllib.request
 from pathlib import Path
@@ -23,47 +24,6 @@ def add_parser(sub: Any) -> None:
         "--json", dest="json_out", help="write the whole review to this file (- for stdout)"
     )
     p.add_argument("--lang", default=None, help="en, ko or zh (default: from LC_ALL/LANG)")
-
-
-SILENT = {"end_turn", "end_actions", "done"}  # the end of a turn goes without saying
-
-
-def action_words(lang: Any, a: dict[str, Any]) -> str:
-    """One action in present-tense words in ``lang`` (a terminal ``Lang``): "take space 3"."""
-    kind = str(a.get("type"))
-    key = f"review.act.{kind}"
-    if kind == "take_tokens":
-        return str(lang.t(key, n=int(a["space"]) + 1))
-    if kind == "place_token":
-        return str(lang.t(key, colour=lang.t(f"colour.{a['color']}"), cell=a["cell"]))
-    if kind in ("take_card", "discard_card"):
-        return str(lang.t(key, n=int(a["slot"]) + 1))
-    if kind in ("place_cube", "choose_spirit"):
-        card = str(a["card"])
-        name = lang.term(f"card.{card}", card.replace("_", " "))
-        return str(lang.t(key, card=name, cell=a.get("cell", "")))
-    if kind == "choose_action":
-        return str(lang.t(key, action=lang.t(f"lf.kind.{a['action']}")))
-    if kind == "pick_card":
-        return str(lang.t(key, level=a["level"], n=int(a["slot"]) + 1))
-    if kind == "pick_fire":
-        return str(lang.t(key, n=int(a["index"]) + 1))
-    if kind == "plant":
-        from glade.living_forest.data import TREE_BY_ID, TREES
-
-        cost = TREES.cost[TREE_BY_ID[a["tree"]]] if a.get("tree") in TREE_BY_ID else a.get("tree")
-        return str(lang.t(key, cost=cost, row=int(a["row"]) + 1, column=int(a["column"]) + 1))
-    if kind == "move":
-        return str(lang.t(key, n=a["steps"]))
-    if kind == "steal":
-        return str(lang.t(key, tile=lang.t(f"lf.tile.{a.get('tile', 'tree')}")))
-    return str(lang.opt(key, kind.replace("_", " ")))
-
-
-def move_words(lang: Any, actions: list[dict[str, Any]]) -> str:
-    """A move (its actions' JSON) in ``lang``: "take space 3 → place blue on 0,0 → …"."""
-    parts = [action_words(lang, a) for a in actions if a.get("type") not in SILENT]
-    return " → ".join(parts) if parts else str(lang.t("review.act.end"))
 
 
 def load_saved(data: Any) -> Game:
@@ -91,20 +51,83 @@ def from_server_log(log: dict[str, Any]) -> Game:
     return g
 
 
-def fetch(server: str, game_id: str) -> Game:
+def fetch(server: str, game_id: str) -> tuple[Game, list[dict[str, Any]]]:
+    """A finished game from a server's public log, and its seats as the log has them."""
     url = server.rstrip("/") + f"/api/games/{game_id}/log"
     try:
         with urllib.request.urlopen(url, timeout=30) as r:  # noqa: S310 (a URL the user gave)
             log = json.loads(r.read().decode())
     except OSError as exc:
         raise BadInput(f"could not read the game from {url} ({exc})") from None
-    return from_server_log(log)
+    game = from_server_log(log)
+    seats = [s for s in log.get("seats") or [] if isinstance(s, dict)]
+    return game, seats if len(seats) == game.num_players else []
+
+
+def seat_words(seats: list[dict[str, Any]], lang: Any) -> tuple[list[str] | None, list[str]]:
+    """The players' names as a server's log has them (a seat a bot took over keeps its player's
+    name), and a line for each such seat: "Ann (Greedy bot plays for them) · left the game"."""
+    from glade.terminal.common import seat_names
+
+    names = [str(s.get("name") or s.get("bot") or "") for s in seats]
+    notes = []
+    for s in seats:
+        if s.get("taken_over") and s.get("name") and s.get("bot"):
+            bot = seat_names([str(s["bot"])], lang)[0]
+            why = lang.t("seat.whyLeft" if s.get("status") == "left" else "seat.whyTimedOut")
+            notes.append(f"{lang.t('seat.takenOver', name=s['name'], bot=bot)} · {why}")
+    return (names if names and all(names) else None), notes
+
+
+def terminal_client(game: Game, names: list[str], lang: Any, console: Any) -> Any:
+    """The game's terminal client, to say moves in the words a player types (``take 3``,
+    ``place blue 2,1``, ``plant 3a at 2,3``), with the players' names."""
+    from glade.terminal.harmonies import HarmoniesClient
+    from glade.terminal.living_forest import LivingForestClient
+
+    kind = HarmoniesClient if game.game_name == "harmonies" else LivingForestClient
+    client = kind(game, ["you"] * game.num_players, lang, console)
+    client.names = list(names)
+    return client
+
+
+def rows_in_words(
+    game: Game, turns: list[dict[str, Any]], client: Any
+) -> list[tuple[int | None, int, str, dict[str, Any] | None, str]]:
+    """Every move of the game in the player's words, in order: one row per reviewed decision
+    ``(index, seat, played, turn, best)``, and one per stretch of moves that were not judged
+    (``index`` None: draws that could not end the drawing, moves with no other choice)."""
+    log = game.log_json(None)
+    pos = glade.new_game(game.game_name, seed=game.seed, **game.options)
+    starts = {t["log"][0]: t for t in turns}
+    rows: list[tuple[int | None, int, str, dict[str, Any] | None, str]] = []
+    i = 0
+    while i < len(log):
+        turn = starts.get(i)
+        if turn is not None:
+            seat = int(turn["seat"])
+            played = client.typed_words(pos, seat, turn["played"]["actions"])
+            best = "" if turn["is_best"] else client.typed_words(pos, seat, turn["best"]["actions"])
+            rows.append((int(turn["index"]), seat, played, turn, best))
+            end = int(turn["log"][1])
+        else:
+            seat = int(log[i]["seat"])
+            end = i
+            while end < len(log) and end not in starts and int(log[end]["seat"]) == seat:
+                end += 1
+            words = client.typed_words(pos, seat, [e["action"] for e in log[i:end]])
+            rows.append((None, seat, words, None, ""))
+        for e in log[i:end]:
+            pos.apply(int(e["seat"]), e["action"])
+        i = end
+    return rows
 
 
 def run(args: argparse.Namespace) -> int:
     from rich.console import Console
     from rich.progress import Progress
     from rich.table import Table
+    from rich.text import Text
 
     from glade.bots.review import review
     from glade.terminal.i18n import Lang, detect
@@ -113,20 +136,27 @@ def run(args: argparse.Namespace) -> int:
         lang = Lang(detect(getattr(args, "lang", None)))
     except ValueError as exc:
         raise BadInput(str(exc)) from None
+    names: list[str] | None = None
+    taken_over: list[str] = []
     if args.server or args.game_id:
         if not (args.server and args.game_id):
             raise BadInput("--server and --id go together")
-        game = fetch(args.server, args.game_id)
+        game, seats = fetch(args.server, args.game_id)
+        names, taken_over = seat_words(seats, lang)
     elif args.game:
         try:
             data = json.loads(Path(args.game).read_text(encoding="utf-8"))
         except (OSError, ValueError) as exc:
             raise BadInput(f"could not read {args.game} ({exc})") from None
         game = load_saved(data)
+        saved = data.get("names") if isinstance(data, dict) else None
+        if isinstance(saved, list) and len(saved) == game.num_players:
+            names = [str(n) for n in saved]
     else:
         raise BadInput("name a saved game file, or --server and --id")
     if not game.is_over:
         raise BadInput("only a finished game can be reviewed, and this one is not over")
+    names = names or [lang.t("seat.player", n=s + 1) for s in range(game.num_players)]
     to_stdout = args.json_out == "-"
     console = Console(stderr=to_stdout)
     with Progress(console=console, transient=True) as bar:
@@ -136,27 +166,42 @@ def run(args: argparse.Namespace) -> int:
             bar.update(task, completed=done, total=total)
 
         result = review(game, samples=args.samples, progress=step)
-    unit = lang.t("review.unit.win" if game.game_name == "living-forest" else "review.unit.points")
+    lf = game.game_name == "living-forest"
+    unit = lang.t("review.unit.win" if lf else "review.unit.points")
     title = lang.term(f"game.{game.game_name}", game.game_name)
-    table = Table(title=lang.t("review.title", game=title))
+    res = game.result()
+    console.print(Text(lang.t("review.title", game=title), style="bold"))
+    scores = lang.join([f"{names[s]} {res['scores'][s]}" for s in range(game.num_players)])
+    console.print(lang.t("review.header", seed=game.seed, scores=scores))
+    for line in taken_over:
+        console.print(line)
+    console.print(lang.t("review.explain.lf" if lf else "review.explain.harmonies"))
+    client = terminal_client(game, names, lang, Console(file=io.StringIO(), width=200))
+    table = Table()
     for col in ("n", "seat", "played", "mark", "loss", "best"):
         table.add_column(lang.t(f"review.col.{col}", unit=unit), overflow="fold")
-    for t in result["turns"]:
-        best = "" if t["is_best"] else move_words(lang, t["best"]["actions"])
+    skipped = 0
+    for index, seat, played, turn, best in rows_in_words(game, result["turns"], client):
+        if turn is None or index is None:
+            skipped += 1
+            table.add_row("", names[seat], played, lang.t("review.notJudged"), "", "", style="dim")
+            continue
         table.add_row(
-            str(t["index"] + 1),
-            lang.t("review.seatN", n=t["seat"] + 1),
-            move_words(lang, t["played"]["actions"]),
-            lang.t(f"review.mark.{t['mark']}"),
-            f"{t['loss']:.1f}",
+            str(index + 1),
+            names[seat],
+            played,
+            lang.t(f"review.mark.{turn['mark']}"),
+            f"{turn['loss']:.1f}",
             best,
         )
     console.print(table)
+    if skipped:
+        console.print(lang.t("review.notJudgedWhy"))
     # one column per player, one row per figure: fits a narrow terminal with four players
     summary = Table(title=lang.t("review.summary"))
     summary.add_column("")
     for s in result["summary"]:
-        summary.add_column(lang.t("review.seatN", n=s["seat"] + 1), justify="right")
+        summary.add_column(names[s["seat"]], justify="right")
     rows: list[tuple[str, list[str]]] = [
         (lang.t("review.col.decisions"), [str(s["decisions"]) for s in result["summary"]]),
         (
@@ -179,4 +224,4 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-__all__ = ["add_parser", "fetch", "from_server_log", "load_saved", "run"]
+__all__ = ["add_parser", "fetch", "from_server_log", "load_saved", "rows_in_words", "run"]

@@ -372,7 +372,7 @@ class LivingForestEncoder(Encoder):
     def render(self, state: Game, seat: int | None) -> str:
         if not isinstance(state, LivingForestGame):
             raise TypeError("the Living Forest renderer needs a Living Forest game")
-        from glade.terminal.living_forest import render
+        from glade.living_forest.render import render
 
         return render(state, seat)
 

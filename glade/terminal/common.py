@@ -9,6 +9,7 @@ same within one decision.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import os
@@ -20,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.cells import cell_len, chop_cells, set_cell_size
 from rich.console import Console
 from rich.text import Text
 
@@ -51,17 +53,19 @@ def _bots() -> tuple[Callable[[], list[str]], Callable[..., Any]]:
     return bot_names, make_bot
 
 
-def parse_seats(text: str | None, default: str, low: int, high: int) -> list[str]:
-    """``you,greedy`` -> ["you", "greedy"], checked against the bot registry and player counts."""
+def parse_seats(
+    text: str | None, default: str, low: int, high: int, lang: Lang | None = None
+) -> list[str]:
+    """``you,greedy`` -> ["you", "greedy"], checked against the bot registry and player counts
+    (a refusal in ``lang``)."""
+    lang = lang or Lang("en")
     names = [s.strip().lower() for s in (text or default).split(",") if s.strip()]
     if not low <= len(names) <= high:
-        raise BadInput(f"this game takes {low} to {high} seats, not {len(names)}")
+        raise BadInput(lang.t("seats.count", low=low, high=high, n=len(names)))
     specs = set(_bots()[0]())
     for name in names:
         if name != "you" and name not in specs:
-            raise BadInput(
-                f"unknown seat {name!r}: use 'you' or a bot ({', '.join(sorted(specs))})"
-            )
+            raise BadInput(lang.t("seats.unknown", name=name, bots=", ".join(sorted(specs))))
     return names
 
 
@@ -92,6 +96,54 @@ def seat_names(seats: list[str], lang: Lang) -> list[str]:
 
 def seed_or_random(seed: int | None) -> int:
     return seed if seed is not None else random.randrange(2**31)
+
+
+# ------------------------------------------------------------------ screen cells
+# A Korean or Chinese character takes two cells of the screen: widths are counted in cells
+# (rich.cells), never in characters.
+
+
+def wrap(text: str, width: int, indent: str = "  ") -> list[str]:
+    """``text`` in lines of at most ``width`` screen cells, cut at spaces (and inside a word
+    longer than a line: Chinese has no spaces), the lines after the first indented."""
+    width = max(width, cell_len(indent) + 2)
+    lines: list[str] = []
+    line = ""
+    for piece in re.findall(r"\s*\S+", text):
+        if cell_len(line + piece) <= width:
+            line += piece
+            continue
+        if line.strip():
+            lines.append(line.rstrip())
+            line = indent
+            piece = piece.lstrip()
+        while cell_len(line + piece) > width:
+            head = chop_cells(piece, width - cell_len(line))[0]
+            lines.append(line + head)
+            line, piece = indent, piece[len(head) :]
+        line += piece
+    if line.strip() or not lines:
+        lines.append(line.rstrip())
+    return lines
+
+
+def fit(text: str, width: int) -> str:
+    """``text`` cut to ``width`` screen cells, with "…" where it was cut."""
+    if cell_len(text) <= width:
+        return text
+    return set_cell_size(text, width - 1).rstrip() + "…"
+
+
+def cells_right(text: str, width: int) -> str:
+    """``text`` right-aligned in ``width`` cells (cut with "…" when longer)."""
+    text = fit(text, width)
+    return " " * (width - cell_len(text)) + text
+
+
+def cells_left(text: str, width: int) -> str:
+    """``text`` left-aligned in ``width`` cells (cut with "…" when longer)."""
+    text = fit(text, width)
+    return text + " " * (width - cell_len(text))
 
 
 # ------------------------------------------------------------------ choices and words
@@ -167,9 +219,9 @@ def menu_lines(choices: list[Choice], numbers: dict[str, int], width: int) -> li
         head = f"  {g} "
         line = head
         for entry in groups[g]:
-            if len(line) + len(entry) + 2 > width and line != head:
+            if cell_len(line) + cell_len(entry) + 2 > width and line != head:
                 lines.append(line.rstrip())
-                line = " " * len(head)
+                line = " " * cell_len(head)
             line += entry + "  "
         lines.append(line.rstrip())
     return lines
@@ -241,6 +293,48 @@ class Client(ABC):
     def name(self, seat: int) -> str:
         return self.names[seat]
 
+    def is_you(self, seat: int) -> bool:
+        """Whether ``seat`` is called "You" (the one human of the game): sentences about it say
+        "you have", not "You has"."""
+        return self.seats[seat] == "you" and len(self.humans) == 1
+
+    def thinking(self, seat: int) -> Any:
+        """While a bot works out its move: a spinner saying so (on a terminal only)."""
+        if not self.console.is_terminal:
+            return contextlib.nullcontext()
+        text = self.lang.t("bot.thinking", name=self.name(seat))
+        return self.console.status(text, spinner="line")
+
+    def undo_note(self, seat: int) -> str | None:
+        """Why an undo was refused, in this game's words (after the engine's own sentence)."""
+        return None
+
+    def phrase(self, g: Game, seat: int, action: Action) -> str:
+        """The words a player types for ``action`` in position ``g``: the offered move's own, or
+        those of the offered move that does the same (two fires of one value are one move)."""
+        choices = self.choices(g, seat)
+        for c in choices:
+            if c.action == action:
+                return c.phrase
+        said = self.narrate(g, seat, action)
+        for c in choices:
+            if self.narrate(g, seat, c.action) == said:
+                return c.phrase
+        return said
+
+    def typed_words(self, g: Game, seat: int, actions: list[dict[str, Any]]) -> str:
+        """A line of moves (their JSON) in the words a player types, from position ``g``:
+        ``take 3 ; place blue 2,1``. Moves after the seat's turn ended are left out."""
+        g = g.copy()
+        words = []
+        for a in actions:
+            action = Action.from_json(a)
+            if seat not in g.to_act:
+                break
+            words.append(self.phrase(g, seat, action))
+            g.apply(seat, action)
+        return " ; ".join(words)
+
     def say(self, text: str | Text = "") -> None:
         self.console.print(text)
 
@@ -280,17 +374,20 @@ def parse(client: Client, seat: int, text: str) -> list[Action] | str:
             # words that name a move we do not offer: let the engine say why it is refused
             tried = [rest] + ([normalize(text)] if actions else [])
             built = next((b for b in (client.build(seat, w) for w in tried) if b is not None), None)
+            said = normalize(text).split(" ")
+            done = " ".join(said[: len(said) - len(words)])
             if built is not None:
                 try:
                     g.apply(seat, built)
                 except (IllegalAction, BadInput) as exc:
-                    return client.lang.t("parse.refused", why=client.refusal(exc))
+                    why = client.refusal(exc)
+                    if actions:  # the engine's reason, and that the moves before it wait too
+                        return client.lang.t("parse.afterRefused", done=done, words=rest, why=why)
+                    return client.lang.t("parse.refused", why=why)
                 actions.append(Action.from_json(built))  # legal after all: take it
                 words = []
                 break
             if actions:
-                said = normalize(text).split(" ")
-                done = " ".join(said[: len(said) - len(words)])
                 return client.lang.t("parse.after", done=done, words=rest)
             first = words[0]
             near = [c.phrase for c in choices if c.phrase.split(" ")[0] == first][:6]
@@ -355,23 +452,19 @@ def hint_lines(client: Client, seat: int) -> list[str]:
     if not ranked:
         return [lang.t("hint.none", why="")]
     lines = [lang.t("hint.title")]
-    for k, item in enumerate(ranked, start=1):
-        g = client.game.copy()
-        words = []
-        for a in item["actions"]:
-            action = Action.from_json(a)
-            if seat not in g.to_act:
-                break
-            match = [c for c in client.choices(g, seat) if c.action == action]
-            words.append(match[0].phrase if match else client.narrate(g, seat, action))
-            g.apply(seat, action)
+    seen: set[str] = set()
+    for item in ranked:
+        words = client.typed_words(client.game, seat, item["actions"])
+        if words in seen:  # the same move in other words (two equal fires): said once
+            continue
+        seen.add(words)
         outlook = []
         if item.get("score") is not None:
             outlook.append(lang.t("hint.score", n=round(item["score"])))
         if item.get("win") is not None:
             outlook.append(lang.t("hint.win", p=round(100 * item["win"])))
         tail = f"  ({', '.join(outlook)})" if outlook else ""
-        lines.append(f"  {k}. {' ; '.join(words)}{tail}")
+        lines.append(f"  {len(seen)}. {words}{tail}")
     lines.append(lang.t("hint.how"))
     return lines
 
@@ -412,8 +505,18 @@ class Session:
     numbering: dict[int, Numbering] = field(default_factory=dict)
 
 
-def _apply(client: Client, seat: int, actions: list[Action], who: str) -> bool:
-    """Apply moves one by one, telling each; False (and a sentence) if one is refused."""
+def _apply(
+    client: Client, seat: int, actions: list[Action], who: str, told: list[str] | None = None
+) -> bool:
+    """Apply moves one by one, telling each (into ``told`` when given, to be said later); False
+    (and a sentence) if one is refused."""
+
+    def tell(line: str) -> None:
+        if told is None:
+            client.say(line)
+        else:
+            told.append(line)
+
     for action in actions:
         if seat not in client.game.to_act:
             return True
@@ -424,9 +527,9 @@ def _apply(client: Client, seat: int, actions: list[Action], who: str) -> bool:
         except (IllegalAction, BadInput) as exc:
             client.say(client.lang.t("move.refused", why=client.refusal(exc)))
             return False
-        client.say(f"  {who}: {client.complete(text, seat, action)}")
+        tell("  " + client.lang.line(who, client.complete(text, seat, action)))
         for line in client.after(seat, action, before):
-            client.say(f"  {line}")
+            tell(f"  {line}")
     return True
 
 
@@ -517,11 +620,9 @@ def _undo(client: Client, seat: int) -> None:
         client.game.apply(seat, {"type": "undo"})
     except IllegalAction as exc:
         client.say(lang.t("undo.refused", why=client.refusal(exc)))
-        mine = [e for e in client.game.log_json(seat) if e.get("seat") == seat]
-        if mine and mine[-1].get("action", {}).get("type") == "discard_card":
-            client.say(lang.t("undo.discard"))
-        elif mine and mine[-1].get("chance") is not None:
-            client.say(lang.t("undo.revealed"))
+        note = client.undo_note(seat)
+        if note:
+            client.say(note)
         return
     client.say(lang.t("undo.done"))
     for line in client.render(seat):
@@ -529,12 +630,24 @@ def _undo(client: Client, seat: int) -> None:
 
 
 def run(client: Client, session: Session) -> int:
-    """Play to the end (or until a human quits); 0 either way."""
+    """Play to the end (or until a human quits); 0 either way.
+
+    The bots' moves are told after the table is drawn for the next human, just above the prompt,
+    so that they stay on a small screen (80x24) instead of scrolling away under the board; a
+    spinner says a bot is thinking meanwhile."""
     lang = client.lang
     bots = make_bots(client.seats, client.game_name, session.seed)
     prompt = Prompt(session.ask)
     shown = -1
     watching = client.humans[0] if client.humans else None
+    told: list[str] | None = [] if client.humans else None  # the bots' moves not said yet
+
+    def say_told() -> None:
+        if told:
+            for line in told:
+                client.say(line)
+            told.clear()
+
     while not client.game.is_over:
         progressed = False
         for seat in list(client.game.to_act):
@@ -543,8 +656,9 @@ def run(client: Client, session: Session) -> int:
             if not _has_move(client.game, seat):  # a stopped spirit that may only undo waits
                 continue
             if seat in bots:
-                actions = bots[seat].choose(client.game, seat)
-                _apply(client, seat, list(actions), client.name(seat))
+                with client.thinking(seat):
+                    actions = bots[seat].choose(client.game, seat)
+                _apply(client, seat, list(actions), client.name(seat), told)
                 progressed = True
                 continue
             length = len(client.game.log_json(None))
@@ -552,6 +666,7 @@ def run(client: Client, session: Session) -> int:
                 for line in client.render(seat):
                     client.say(line)
                 shown = length
+            say_told()
             if not _human(client, seat, prompt, session):
                 client.say(lang.t("session.left"))
                 return 0
@@ -561,6 +676,7 @@ def run(client: Client, session: Session) -> int:
             break
     for line in client.render(watching):
         client.say(line)
+    say_told()
     for line in client.end_screen():
         client.say(line)
     _offer_save(client, session, prompt)
@@ -598,9 +714,9 @@ def side_by_side(blocks: list[list[Text]], width: int, gap: int = 1) -> list[Tex
         line = Text()
         for b in blocks:
             t = b[y] if y < len(b) else Text("")
-            if t.cell_len > width:
+            if t.cell_len > width:  # a last resort (blocks wrap their lines): say it was cut
                 t = t.copy()
-                t.truncate(width)
+                t.truncate(width, overflow="ellipsis")
             line.append_text(t)
             line.append(" " * (width - t.cell_len + gap))
         line.rstrip()

@@ -20,7 +20,7 @@ import glade
 from glade.core import Action, Game
 
 from . import common
-from .common import Choice, Client, Session, side_by_side
+from .common import Choice, Client, Session, cells_left, cells_right, side_by_side, wrap
 from .i18n import Lang, detect
 
 COLORS = ("blue", "gray", "brown", "green", "yellow", "red")
@@ -116,8 +116,29 @@ class HarmoniesClient(Client):
         english = f"{data['name']}'s Spirit" if data.get("rule") else data["name"]
         return self.lang.term(f"card.{card}", english)
 
+    def card_word(self, card: str) -> str:
+        """How a player types a card: its name on screen (``fennec fox``, ``사막여우``; a
+        Nature's Spirit by its animal, ``lion``); the English name and the id are accepted too."""
+        if self.lang.code != "en":
+            return self.card_name(card).lower()
+        return str(_cards()[card]["name"]).lower()
+
+    def card_aliases(self, card: str) -> tuple[str, ...]:
+        """Every word that names ``card``: the screen's, the English one, the data id."""
+        words = {self.card_word(card), str(_cards()[card]["name"]).lower(), card}
+        words.add(card.removesuffix("_spirit"))
+        words.add(self.card_name(card).lower())
+        return tuple(sorted(words))
+
     def colour(self, colour: str) -> str:
         return self.lang.opt(f"colour.{colour}", colour)
+
+    def colour_of(self, word: str) -> str | None:
+        """The colour a typed word names, in English or in the screen's language."""
+        for c in COLORS:
+            if word in (c, self.colour(c).lower()):
+                return c
+        return None
 
     def cell(self, cell: str) -> str:
         return self.to_player.get(cell, cell)
@@ -136,7 +157,7 @@ class HarmoniesClient(Client):
             if k == "take_tokens":
                 n = a["space"] + 1
                 toks = v["central"][a["space"]]
-                words = ", ".join(self.colour(t) for t in toks)
+                words = lang.join([self.colour(t) for t in toks])
                 out.append(
                     Choice(
                         a,
@@ -149,11 +170,19 @@ class HarmoniesClient(Client):
             elif k == "place_token":
                 cell, col = self.cell(a["cell"]), a["color"]
                 after = stack_label(board["stacks"].get(a["cell"], []) + [col])
-                aliases = (f"{col} {cell}", f"place {self.colour(col)} {cell}")
+                local = self.colour(col).lower()
+                aliases = tuple(
+                    {
+                        f"{col} {cell}",
+                        f"place {local} {cell}",
+                        f"{local} {cell}",
+                        f"place {col} {cell}",
+                    }
+                )
                 out.append(
                     Choice(
                         a,
-                        f"place {col} {cell}",
+                        f"place {col if self.lang.code == 'en' else local} {cell}",
                         lang.t("h.menu.place", colour=self.colour(col), cell=cell, result=after),
                         group=f"{LETTER[col]} {self.colour(col)}:",
                         short=cell if after == BASE[col] else f"{cell}>{after}",
@@ -175,7 +204,8 @@ class HarmoniesClient(Client):
                         ),
                         group=lang.t("h.menu.cardGroup"),
                         short=f"card {n} {self.card_name(card)}",
-                        aliases=(f"take card {n}", f"card {card}"),
+                        aliases=(f"take card {n}",)
+                        + tuple(f"card {w}" for w in self.card_aliases(card)),
                     )
                 )
             elif k == "discard_card":
@@ -186,7 +216,7 @@ class HarmoniesClient(Client):
                         a,
                         f"discard {n}",
                         lang.t("h.menu.discard", n=n, card=self.card_name(card)),
-                        aliases=(f"discard {card}",),
+                        aliases=tuple(f"discard {w}" for w in self.card_aliases(card)),
                     )
                 )
             elif k == "place_cube":
@@ -200,22 +230,23 @@ class HarmoniesClient(Client):
                 out.append(
                     Choice(
                         a,
-                        f"cube {card} {cell}",
+                        f"cube {self.card_word(card)} {cell}",
                         lang.t("h.menu.cube", card=self.card_name(card), cell=cell, n=worth),
-                        aliases=(f"cube {_cards()[card]['name'].lower()} {cell}",),
+                        aliases=tuple(f"cube {w} {cell}" for w in self.card_aliases(card)),
                     )
                 )
             elif k == "choose_spirit":
                 card = a["card"]
-                short = card.removesuffix("_spirit")
+                names = self.card_aliases(card)
                 out.append(
                     Choice(
                         a,
-                        f"keep {short}",
+                        f"keep {self.card_word(card)}",
                         lang.t(
                             "h.menu.spirit", card=self.card_name(card), rule=self.spirit_rule(card)
                         ),
-                        aliases=(f"spirit {short}", f"keep {card}"),
+                        aliases=tuple(f"keep {w}" for w in names)
+                        + tuple(f"spirit {w}" for w in names),
                     )
                 )
             elif k == "end_turn":
@@ -232,7 +263,8 @@ class HarmoniesClient(Client):
         )
 
     def spirit_rule(self, card: str) -> str:
-        return self.lang.opt(f"h.spiritRule.{card}", _cards()[card].get("rule", ""))
+        """A Nature's Spirit's scoring rule in the screen's language (the page's sentence)."""
+        return self.lang.web_text(f"spirit.rule.{card}", str(_cards()[card].get("rule", "")))
 
     def track(self, card: str, placed: int) -> str:
         """The point track, cubes already placed in brackets, and what the card is worth now."""
@@ -252,7 +284,7 @@ class HarmoniesClient(Client):
                 "h.did.take",
                 n=action["space"] + 1,
                 tokens=self.tokens(toks),
-                words=", ".join(self.colour(t) for t in toks),
+                words=lang.join([self.colour(t) for t in toks]),
             )
         if k == "place_token":
             stack = v["boards"][seat]["stacks"].get(action["cell"], [])
@@ -317,7 +349,11 @@ class HarmoniesClient(Client):
             short = [s for s, b in enumerate(v["boards"]) if b["empty_cells"] <= 2]
             if short:
                 s = short[0]
-                cause = lang.t("h.cause.cells", name=self.name(s), n=v["boards"][s]["empty_cells"])
+                empty = v["boards"][s]["empty_cells"]
+                if self.is_you(s):
+                    cause = lang.t("h.cause.cellsYou", n=empty)
+                else:
+                    cause = lang.t("h.cause.cells", name=self.name(s), n=empty)
             else:
                 cause = lang.t("h.cause.pouch", n=v["pouch"]["count"])
             if v["players"] == 1 or v["over"]:
@@ -334,6 +370,8 @@ class HarmoniesClient(Client):
         return None
 
     def build(self, seat: int, words: str) -> dict[str, Any] | None:
+        """The action typed words name (as the player numbers spaces, slots and cells), when it is
+        not one of the moves offered: the engine then says why it is refused."""
         w = words.split(" ")
         try:
             if w[0] == "take" and len(w) == 2:
@@ -344,10 +382,45 @@ class HarmoniesClient(Client):
                 return {"type": "discard_card", "slot": int(w[1]) - 1}
         except ValueError:
             return None
-        if w[0] == "place" and len(w) == 3 and w[1] in COLORS:
-            return {"type": "place_token", "color": w[1], "cell": self.to_engine.get(w[2], w[2])}
-        if w[0] == "cube" and len(w) == 3:
-            return {"type": "place_cube", "card": w[1], "cell": self.to_engine.get(w[2], w[2])}
+        if w[0] == "place":
+            w = w[1:]
+        if not w:
+            return None
+        if len(w) == 2 and self.colour_of(w[0]) is not None and "," in w[1]:
+            colour = self.colour_of(w[0])
+            return {"type": "place_token", "color": colour, "cell": self.to_engine.get(w[1], w[1])}
+        if w[0] == "cube" and len(w) >= 3:
+            name = " ".join(w[1:-1])
+            card = next((c for c in _cards() if name in self.card_aliases(c)), name)
+            return {"type": "place_cube", "card": card, "cell": self.to_engine.get(w[-1], w[-1])}
+        return None
+
+    def refusal(self, exc: Exception) -> str:
+        """The engine's reason, with spaces, card slots and cells numbered as the player types
+        them (the engine counts from 0 and names cells by its own axial coordinates)."""
+        code = getattr(exc, "code", None)
+        params = dict(getattr(exc, "params", {}) or {})
+        lang = self.lang
+        if code == "harmonies.action.out_of_range" and params.get("field") in ("space", "slot"):
+            return lang.t(
+                f"h.refused.{params['field']}",
+                n=int(params["value"]) + 1,
+                max=int(params["limit"]) + 1,
+            )
+        shown = dict(params)
+        for key in ("space", "slot"):
+            if isinstance(shown.get(key), int):
+                shown[key] = shown[key] + 1
+        if isinstance(shown.get("cell"), str) and shown["cell"] in self.to_player:
+            shown["cell"] = self.to_player[shown["cell"]]
+        return lang.refusal(code, params, str(exc), shown if shown != params else None)
+
+    def undo_note(self, seat: int) -> str | None:
+        mine = [e for e in self.game.log_json(seat) if e.get("seat") == seat]
+        if mine and mine[-1].get("action", {}).get("type") == "discard_card":
+            return self.lang.t("undo.discard")
+        if mine and mine[-1].get("chance") is not None:
+            return self.lang.t("undo.revealed")
         return None
 
     def prompt(self, seat: int) -> str:
@@ -360,8 +433,14 @@ class HarmoniesClient(Client):
             text = lang.t("h.prompt.take")
         elif "place_token" in types:
             text = lang.t("h.prompt.place", n=len(v["hand"]), tokens=self.tokens(v["hand"]))
-        else:
+        elif "take_card" in types and "discard_card" in types:
+            text = lang.t("h.prompt.finishSolo")
+        elif "take_card" in types:
             text = lang.t("h.prompt.finish")
+        elif "place_cube" in types:
+            text = lang.t("h.prompt.finishCubes")
+        else:
+            text = lang.t("h.prompt.finishEnd")
         return text + " " + lang.t("prompt.tail")
 
     def help_lines(self) -> list[str]:
@@ -397,17 +476,17 @@ class HarmoniesClient(Client):
         return lines
 
     def card_block(self, card: str, placed: int | None, title: str, width: int) -> list[Text]:
-        """A card: title, point track (or spirit rule) and its habitat drawn turned a quarter."""
+        """A card: title, point track (or spirit rule) and its habitat drawn turned a quarter;
+        the title and the track wrap to ``width`` screen cells (never cut)."""
         data = _cards()[card]
-        head = Text(f"{title}{self.card_name(card)}"[:width], style="bold")
-        lines = [head]
+        lines = [Text(x, style="bold") for x in wrap(f"{title}{self.card_name(card)}", width)]
         if data.get("rule"):
-            lines.append(Text(self.lang.t("h.spirit")[:width], style="italic"))
+            text = self.lang.t("h.spirit")
         elif placed is None:
-            points = " ".join(str(p) for p in data.get("points", []))
-            lines.append(Text(self.lang.t("h.points", slots=points)[:width]))
+            text = self.lang.t("h.points", slots=" ".join(str(p) for p in data.get("points", [])))
         else:
-            lines.append(Text(self.track(card, placed)[:width]))
+            text = self.track(card, placed)
+        lines += [Text(x, style="italic" if data.get("rule") else "") for x in wrap(text, width)]
         cells = [(c["q"], c["r"], _habitat_label(c), c["cube"]) for c in data["cells"]]
         xs = {(q, r): -(2 * r + q) for q, r, _, _ in cells}
         xmin = min(xs.values())
@@ -501,30 +580,33 @@ class HarmoniesClient(Client):
                 for c in data["cells"]
             )
             done = " " + self.lang.t("h.complete") if held["complete"] else ""
-            lines.append(
-                Text(
-                    f" {self.card_name(held['card'])} {habitat} {self.track(held['card'], held['placed'])}{done}"[
-                        :width
-                    ]
-                )
-            )
+            text = f" {self.card_name(held['card'])} {habitat} {self.track(held['card'], held['placed'])}{done}"
+            lines += [Text(x) for x in wrap(text, width, "   ")]
         if b.get("spirit"):
             sp = b["spirit"]
             mark = self.lang.t("h.spiritPlaced") if sp["placed"] else self.lang.t("h.spiritNotYet")
-            lines.append(Text(f" {self.card_name(sp['card'])} ({mark})"[:width]))
+            lines += [
+                Text(x)
+                for x in wrap(f" {self.card_name(sp['card'])}{self.lang.paren(mark)}", width, "   ")
+            ]
         return lines
 
     def summary_line(self, v: dict[str, Any], s: int) -> Text:
         b = v["boards"][s]
         cards = self.lang.join([self.card_name(c["card"]) for c in b["cards"]]) or "-"
         return Text(
-            self.lang.t(
-                "h.summary",
-                name=self.name(s),
-                n=b["score"]["total"],
-                empty=b["empty_cells"],
-                cards=cards,
-                seat=s + 1,
+            "\n".join(
+                wrap(
+                    self.lang.t(
+                        "h.summary",
+                        name=self.name(s),
+                        n=b["score"]["total"],
+                        empty=b["empty_cells"],
+                        cards=cards,
+                        seat=s + 1,
+                    ),
+                    self.console.width,
+                )
             )
         )
 
@@ -533,13 +615,22 @@ class HarmoniesClient(Client):
         res = self.game.result()
         out = [Text(lang.t("end.title"), style="bold reverse")]
         players = range(len(res["breakdown"]))
+        label_w = 12
+        col = max(8, min(22, (self.console.width - label_w) // len(players)))
         out.append(
-            Text(f"{'':<12}" + "".join(f"{self.name(p)[:13]:>14}" for p in players), style="bold")
+            Text(
+                (
+                    " " * label_w
+                    + "".join(cells_right(self.name(p), col - 1) + " " for p in players)
+                ).rstrip(),
+                style="bold",
+            )
         )
         for k in (*CATEGORIES, "total"):
-            label = lang.t("h.cat." + k)[:12]
-            row = f"{label:<12}" + "".join(f"{res['breakdown'][p][k]:>14}" for p in players)
-            out.append(Text(row, style="bold" if k == "total" else ""))
+            row = cells_left(lang.t("h.cat." + k), label_w) + "".join(
+                cells_right(str(res["breakdown"][p][k]), col - 1) + " " for p in players
+            )
+            out.append(Text(row.rstrip(), style="bold" if k == "total" else ""))
         if len(res["breakdown"]) == 1:
             b = res["breakdown"][0]
             out.append(
@@ -572,7 +663,7 @@ class HarmoniesClient(Client):
 def play_harmonies(args: argparse.Namespace, console: Console | None = None) -> int:
     lang = Lang(detect(getattr(args, "lang", None)))
     console = console or common.make_console(getattr(args, "plain", False))
-    seats = common.parse_seats(args.seats, "you,greedy", 1, 4)
+    seats = common.parse_seats(args.seats, "you,greedy", 1, 4, lang)
     seed = common.seed_or_random(args.seed)
     options = {"players": len(seats), "side": args.side, "spirits": bool(args.spirits)}
     game = glade.new_game("harmonies", seed=seed, **options)

@@ -128,18 +128,35 @@ class Lang:
             value = entry.get(self.code) if entry else None
         return value
 
-    def refusal(self, code: str | None, params: dict[str, Any], english: str) -> str:
+    def web_text(self, key: str, default: str) -> str:
+        """A sentence of the page (``glade/web/i18n``) in this language, e.g. a Nature's Spirit's
+        rule (``spirit.rule.<card>``); ``default`` if the page has none."""
+        value = self._web_text(key)
+        if value is None and self.code != "en":
+            value = _web("en").get(key)
+        return value if isinstance(value, str) and value else default
+
+    def refusal(
+        self,
+        code: str | None,
+        params: dict[str, Any],
+        english: str,
+        shown: dict[str, Any] | None = None,
+    ) -> str:
         """An engine refusal in this language from its code and params; ``english`` if none.
 
-        English keeps the engine's own sentence. Params that ``refusal-params.json`` names are
-        game words: their values are shown translated (a value with no translation as it is).
+        English keeps the engine's own sentence, unless ``shown`` gives the params as the player
+        sees them (a cell or a number as typed, not the engine's 0-based one): then every
+        language, English too, is written from the page's sentence of that code. Params that
+        ``refusal-params.json`` names are game words: their values are shown translated (a value
+        with no translation as it is).
         """
-        if self.code == "en" or not code:
+        if not code or (self.code == "en" and shown is None):
             return english
         template = self._web_text(f"refusal.{code}")
         if template is None:
             return english
-        shown = dict(params)
+        shown = dict(params if shown is None else shown)
         rules: dict[str, str] = _web("refusal-params").get("params", {}).get(code, {})
         for name, key in rules.items():
             word = self._web_text(_fill(key, params))
@@ -154,6 +171,14 @@ class Lang:
     def join(self, items: list[str]) -> str:
         sep = {"en": ", ", "ko": ", ", "zh": "、"}[self.code]
         return sep.join(items)
+
+    def line(self, name: str, text: str) -> str:
+        """``Name: text``, with the colon of the language (full-width in Chinese)."""
+        return f"{name}{'：' if self.code == 'zh' else ': '}{text}"
+
+    def paren(self, text: str) -> str:
+        """`` (text)``, with the brackets of the language (full-width in Chinese)."""
+        return f"（{text}）" if self.code == "zh" else f" ({text})"
 
 
 __all__ = ["LANGS", "Lang", "detect"]

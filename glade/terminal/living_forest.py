@@ -20,7 +20,7 @@ import glade
 from glade.core import Action, Game
 
 from . import common
-from .common import Choice, Client, Session, side_by_side
+from .common import Choice, Client, Session, cells_left, cells_right, side_by_side, wrap
 from .i18n import Lang, detect
 
 ELEMENTS = ("sun", "water", "plant", "spiral", "flower")
@@ -52,19 +52,6 @@ def _card_info(name: str) -> dict[str, Any]:
 
     info: dict[str, Any] = card_json(CARD_BY_NAME[name])
     return info
-
-
-def wrap(text: str, width: int) -> list[str]:
-    """``text`` cut at spaces into lines of at most ``width`` characters, later lines indented."""
-    lines: list[str] = []
-    while len(text) > width:
-        cut = text.rfind(" ", 3, width)
-        if cut <= 3:
-            cut = width
-        lines.append(text[:cut].rstrip())
-        text = "  " + text[cut:].lstrip()
-    lines.append(text)
-    return lines
 
 
 def tree_word(tid: str) -> str:
@@ -152,7 +139,7 @@ class LivingForestClient(Client):
             elif k == "choose_action":
                 what = a["action"]
                 el = KIND_ELEMENT.get(what)
-                strength = f" ({self.el(el)} {me['elements'][el]})" if el else ""
+                strength = self.lang.paren(f"{self.el(el)} {me['elements'][el]}") if el else ""
                 phrase = "fragment" if what == "fragment" else what
                 add(
                     Choice(
@@ -183,7 +170,8 @@ class LivingForestClient(Client):
                 add(Choice(a, "done", label))
             elif k == "pick_card":
                 card = v["display"][a["level"] - 1][a["slot"]]
-                name = card["name"].lower()
+                english = card["name"].lower()
+                name = self.card_name(card["name"]).lower()  # as the screen shows it
                 label = lang.t(
                     "lf.menu.pick",
                     card=self.card_words(card),
@@ -195,7 +183,12 @@ class LivingForestClient(Client):
                         a,
                         f"attract {name}",
                         label,
-                        aliases=(name, f"attract {a['level']},{a['slot'] + 1}"),
+                        aliases=(
+                            name,
+                            english,
+                            f"attract {english}",
+                            f"attract {a['level']},{a['slot'] + 1}",
+                        ),
                     )
                 )
             elif k == "pick_fire":
@@ -216,7 +209,11 @@ class LivingForestClient(Client):
                         a,
                         f"take {a['tile']}",
                         lang.t("lf.menu.steal", tile=self.tile(a["tile"]), name=who),
-                        aliases=(f"steal {a['tile']}",),
+                        aliases=(
+                            f"steal {a['tile']}",
+                            f"take {self.tile(a['tile']).lower()}",
+                            f"steal {self.tile(a['tile']).lower()}",
+                        ),
                     )
                 )
             elif k == "move":
@@ -331,6 +328,20 @@ class LivingForestClient(Client):
                 return {"type": "plant", "tree": tid, "column": int(col) - 1, "row": int(row) - 1}
         return None
 
+    def refusal(self, exc: Exception) -> str:
+        """The engine's reason, with forest rows and columns and fires counted from 1, as the
+        screen numbers them (the engine counts from 0)."""
+        code = getattr(exc, "code", None)
+        params = dict(getattr(exc, "params", {}) or {})
+        shown = {
+            k: v + 1 if k in ("row", "column", "index") and isinstance(v, int) else v
+            for k, v in params.items()
+        }
+        return self.lang.refusal(code, params, str(exc), shown if shown != params else None)
+
+    def undo_note(self, seat: int) -> str | None:
+        return self.lang.t("lf.undoPassed")
+
     def command(self, seat: int, words: str) -> bool:
         w = words.split(" ")
         if w[0] not in ("pile", "discard"):
@@ -365,7 +376,7 @@ class LivingForestClient(Client):
         if k == "choose_action":
             what = action["action"]
             el = KIND_ELEMENT.get(what)
-            strength = f" ({self.el(el)} {me['elements'][el]})" if el else ""
+            strength = self.lang.paren(f"{self.el(el)} {me['elements'][el]}") if el else ""
             return lang.t("lf.did.choose", action=self.kind(what) + strength)
         if k == "end_actions":
             return lang.t("lf.did.end")
@@ -427,9 +438,10 @@ class LivingForestClient(Client):
         for s, (b, a) in enumerate(zip(before["spirits"], v["spirits"], strict=True)):
             for kind in ("trees", "fires", "flowers"):
                 if b["progress"][kind] < target <= a["progress"][kind] and not v["result"]:
+                    key = "lf.lastRoundYou" if self.is_you(s) else "lf.lastRound"
                     out.append(
                         lang.t(
-                            "lf.lastRound",
+                            key,
                             name=self.name(s),
                             n=a["progress"][kind],
                             what=lang.t(f"lf.progress.{kind}"),
@@ -438,48 +450,57 @@ class LivingForestClient(Client):
         got = v["spirits"][seat]["fragments"] - before["spirits"][seat]["fragments"]
         if got > 0 and action.type in ("move", "plant", "choose_action"):
             out.append(lang.t("lf.gotFragments", name=self.name(seat), n=got))
-        if v["round"] != before["round"] or (v["result"] and not before["result"]):
+        if v["round"] != before["round"]:
             out.extend(self.round_summary(before, v))
         return out
 
     def round_summary(self, before: dict[str, Any], v: dict[str, Any]) -> list[str]:
+        """What the end of the round did, from the engine's own record of it (``last_round`` of
+        the view): Onibi's fire power against each spirit's water, the Fire Varans dealt, the fires
+        added to the centre, the display refilled, the Sacred Tree passed. Nothing when the game
+        ended instead (no end of round is played then)."""
         lang = self.lang
-        out = [lang.t("lf.roundEnd", n=before["round"])]
-        varans = []
-        for s, (b, a) in enumerate(zip(before["spirits"], v["spirits"], strict=True)):
-            had = (b["discard"] + b["help_line"]).count(VARAN)
-            got = a["discard"].count(VARAN) - had
-            if got > 0:
-                varans.append(lang.t("lf.varansTo", name=self.name(s), n=got))
-        total = sum(before["centre_fires"])
-        if varans:
-            out.append(lang.t("lf.onibiSpirits", total=total, who=lang.join(varans)))
-        elif before["centre_fires"]:
-            out.append(lang.t("lf.onibiNobody", total=total))
-        else:
+        rec = v.get("last_round")
+        if not rec or rec["round"] != before["round"]:
+            return []
+        out = [lang.t("lf.roundEnd", n=rec["round"])]
+        onibi = rec["onibi"]
+        if not onibi["fires"]:
             out.append(lang.t("lf.onibiNoFire"))
-        added = Counter(v["centre_fires"]) - Counter(before["centre_fires"])
-        fires = sorted(added.elements())
+        else:
+            hit = [sp for sp in rec["spirits"] if sp["attacked"]]
+            got = [
+                lang.t("lf.varansTo", name=self.name(sp["seat"]), n=sp["varans"])
+                for sp in hit
+                if sp["varans"]
+            ]
+            if got:
+                out.append(lang.t("lf.onibiSpirits", total=onibi["power"], who=lang.join(got)))
+                if rec["varans_short"]:
+                    out.append(lang.t("lf.varansShort"))
+            elif hit:  # attacked, but the Fire Varans had run out
+                who = lang.join([self.name(sp["seat"]) for sp in hit])
+                out.append(lang.t("lf.onibiNoVaran", total=onibi["power"], who=who))
+            else:
+                out.append(lang.t("lf.onibiNobody", total=onibi["power"]))
+        fires = rec["fires_added"]
+        centre = " ".join(str(f) for f in v["centre_fires"]) or lang.t("lf.noFire")
         if fires:
             out.append(
-                lang.t(
-                    "lf.firesAdded",
-                    fires=" ".join(str(f) for f in fires),
-                    centre=" ".join(str(f) for f in v["centre_fires"]),
-                )
+                lang.t("lf.firesAdded", fires=" ".join(str(f) for f in fires), centre=centre)
             )
         else:
             out.append(lang.t("lf.noFireAdded"))
-        log = self.game.log_json(None)
-        chance = log[-1].get("chance") if log else None
-        if chance and chance.get("revealed"):
-            out.append(
-                lang.t(
-                    "lf.refilled", cards=lang.join([self.card_name(c) for c in chance["revealed"]])
-                )
-            )
-        if v["sacred_tree"] != before["sacred_tree"] and not v["result"]:
-            out.append(lang.t("lf.sacredPasses", name=self.name(v["sacred_tree"])))
+        if rec["fires_capped"]:
+            out.append(lang.t("lf.firesCapped"))
+        if rec["centre_refired"]:
+            out.append(lang.t("lf.refired", n=rec["centre_refired"]))
+        if rec["refilled"]:
+            cards = lang.join([self.card_name(r["card"]) for r in rec["refilled"]])
+            out.append(lang.t("lf.refilled", cards=cards))
+        if rec["empty_slots"]:
+            out.append(lang.t("lf.emptySlots", n=rec["empty_slots"]))
+        out.append(lang.t("lf.sacredPasses", name=self.name(rec["sacred_tree"]["to"])))
         return out
 
     def prompt(self, seat: int) -> str:
@@ -489,7 +510,9 @@ class LivingForestClient(Client):
         prog = v.get("in_progress") or {}
         step = prog.get("step")
         if v["phase"] == "draw":
-            text = lang.t("lf.prompt.draw", n=len(me["help_line"]), solitary=me["solitary"])
+            can_stop = any(a.type == "stop" for a in self.game.legal_actions(seat))
+            key = "lf.prompt.draw" if can_stop else "lf.prompt.drawFirst"
+            text = lang.t(key, n=len(me["help_line"]), solitary=me["solitary"])
         elif step == "attract":
             text = lang.t("lf.prompt.attract", n=prog.get("left", 0))
         elif step == "extinguish":
@@ -497,7 +520,8 @@ class LivingForestClient(Client):
         elif step == "plant":
             text = lang.t("lf.prompt.plant", n=me["elements"]["plant"])
         elif step == "move":
-            text = lang.t("lf.prompt.move", n=me["elements"]["spiral"])
+            spiral = me["elements"]["spiral"]
+            text = lang.t("lf.prompt.moveOne" if spiral == 1 else "lf.prompt.move", n=spiral)
         elif step == "steal":
             text = lang.t(
                 "lf.prompt.steal", name=lang.join([self.name(s) for s in prog.get("from", [])])
@@ -547,30 +571,30 @@ class LivingForestClient(Client):
             lang.t("lf.centre", fires=fires, total=sum(v["centre_fires"])), style="bold red"
         )
         out.append(circle)
-        # the guardian animals on offer
+        # the guardian animals on offer: each card's name on a line of its own (wrapped, never
+        # cut), then its symbol, cost and elements
         cell_w = max(18, (width - 7) // 4)
         for lv, row in enumerate(v["display"], start=1):
-            names = Text(lang.t("lf.level", n=lv, left=v["stack_counts"][lv - 1]).ljust(7))
-            gains = Text(" " * 7)
+            blocks = []
             for i, card in enumerate(row, start=1):
                 if card is None:
-                    top, bottom = Text(f"{i} -", style="dim"), Text("")
-                else:
-                    coin = {"solitary": "(S)", "gregarious": "(G)"}.get(card.get("symbol", ""), "")
-                    tail = f"{coin} ${card['cost']}"
-                    name = self.card_name(card["name"])[: cell_w - 3 - len(tail)]
-                    top = Text(f"{i} {name}{tail}")
-                    bottom = Text("  ")
-                    gained = self.gains_text({e: card.get(e, 0) for e in ELEMENTS})
-                    if gained.cell_len > cell_w - 3:  # five elements: drop the spaces
-                        gained = Text("").join(p for p in gained.split(" "))
-                    bottom.append_text(gained)
-                for line, t in ((names, top), (gains, bottom)):
-                    line.append_text(t)
-                    line.append(" " * max(1, cell_w - t.cell_len))
-            names.rstrip()
-            gains.rstrip()
-            out.extend([names, gains])
+                    blocks.append([Text(f"{i} -", style="dim")])
+                    continue
+                block = [Text(x) for x in wrap(f"{i} {self.card_name(card['name'])}", cell_w - 1)]
+                coin = {"solitary": "(S)", "gregarious": "(G)"}.get(card.get("symbol", ""), "")
+                tail = Text(f"  {coin}${card['cost']} ")
+                gained = self.gains_text({e: card.get(e, 0) for e in ELEMENTS})
+                if tail.cell_len + gained.cell_len > cell_w - 1:  # five elements: no spaces
+                    gained = Text("").join(p for p in gained.split(" "))
+                if tail.cell_len + gained.cell_len > cell_w - 1:
+                    block.append(tail)
+                    tail = Text("  ")
+                tail.append_text(gained)
+                block.append(tail)
+                blocks.append(block)
+            label = lang.t("lf.level", n=lv, left=v["stack_counts"][lv - 1])
+            for k, line in enumerate(side_by_side(blocks, cell_w - 1)):
+                out.append(Text(label.ljust(7) if k == 0 else " " * 7) + line)
         order = ([seat] if seat is not None else []) + [s for s in range(v["players"]) if s != seat]
         block_w = 38
         per_row = max(1, width // (block_w + 2))
@@ -587,40 +611,33 @@ class LivingForestClient(Client):
         prog = sp["progress"]
         _, target = _data()
         acting = v["phase"] == "actions" and v["current"] == s
-        title = Text(
-            lang.t(
-                "lf.spiritTitle",
-                name=self.name(s),
-                rock=sp["rock"] + 1,
-                draw=sp["draw_stack_count"],
-                discard=sp["discard_count"],
-            )
-            + (" <" if acting or s in v["to_act"] else ""),
-            style="bold underline" if s == seat else "bold",
+        title = lang.t(
+            "lf.spiritTitle",
+            name=self.name(s),
+            rock=sp["rock"] + 1,
+            draw=sp["draw_stack_count"],
+            discard=sp["discard_count"],
+        ) + (" <" if acting or s in v["to_act"] else "")
+        style = "bold underline" if s == seat else "bold"
+        lines = [Text(x, style=style) for x in wrap(title, width)]
+        progress = lang.t(
+            "lf.progress",
+            trees=prog["trees"],
+            fires=prog["fires"],
+            flowers=prog["flowers"],
+            target=target,
         )
-        lines = [title]
-        lines.append(
-            Text(
-                lang.t(
-                    "lf.progress",
-                    trees=prog["trees"],
-                    fires=prog["fires"],
-                    flowers=prog["flowers"],
-                    target=target,
-                )
-            )
-        )
+        lines += [Text(x) for x in wrap(progress, width)]
         tiles = " ".join(f"{self.tile(k)} {n}" for k, n in sp["victory_tiles"].items() if n) or "-"
         el = Text()
         for e in ELEMENTS:
             el.append(f"{GLYPH[e]}{sp['elements'][e]} ", style=STYLE[e])
         el.append(lang.t("lf.fragmentsShort", n=sp["fragments"]))
         lines.append(el)
-        lines.append(Text(lang.t("lf.tiles", tiles=tiles)))
+        lines += [Text(x) for x in wrap(lang.t("lf.tiles", tiles=tiles), width)]
         help_line = lang.join([self.card_name(n) for n in sp["help_line"]]) or "-"
         text = lang.t("lf.helpLine", n=sp["solitary"], cards=help_line)
-        for part in wrap(text, width):
-            lines.append(Text(part))
+        lines += [Text(part) for part in wrap(text, width)]
         lines.append(Text("      " + "".join(f"{c:<6}" for c in range(1, 6)), style="dim"))
         for r, row in enumerate(sp["forest"], start=1):
             t = Text(f"  {r}   ", style="dim")
@@ -633,34 +650,38 @@ class LivingForestClient(Client):
     def spirit_summary(self, v: dict[str, Any], s: int) -> Text:
         sp = v["spirits"][s]
         prog = sp["progress"]
-        return Text(
-            self.lang.t(
-                "lf.summary",
-                name=self.name(s),
-                trees=prog["trees"],
-                fires=prog["fires"],
-                flowers=prog["flowers"],
-                rock=sp["rock"] + 1,
-                seat=s + 1,
-                cards=self.lang.join([self.card_name(n) for n in sp["help_line"]]) or "-",
-            )
+        text = self.lang.t(
+            "lf.summary",
+            name=self.name(s),
+            trees=prog["trees"],
+            fires=prog["fires"],
+            flowers=prog["flowers"],
+            rock=sp["rock"] + 1,
+            seat=s + 1,
+            cards=self.lang.join([self.card_name(n) for n in sp["help_line"]]) or "-",
         )
+        return Text("\n".join(wrap(text, self.console.width)))
 
     def end_screen(self) -> list[Text]:
         lang = self.lang
         res = self.game.result()
         out = [Text(lang.t("end.title"), style="bold reverse")]
         players = range(len(res["breakdown"]))
-        out.append(
-            Text(f"{'':<12}" + "".join(f"{self.name(p)[:13]:>14}" for p in players), style="bold")
-        )
-        for k in ("trees", "fires", "flowers", "total"):
-            label = (lang.t("lf.progress." + k) if k != "total" else lang.t("h.cat.total"))[:12]
-            out.append(
-                Text(f"{label:<12}" + "".join(f"{res['breakdown'][p][k]:>14}" for p in players))
+        label_w = 12
+        col = max(8, min(22, (self.console.width - label_w) // len(players)))
+
+        def row(label: str, cells: list[str]) -> str:
+            line = cells_left(label, label_w) + "".join(
+                cells_right(c, col - 1) + " " for c in cells
             )
+            return line.rstrip()
+
+        out.append(Text(row("", [self.name(p) for p in players]), style="bold"))
+        for k in ("trees", "fires", "flowers", "total"):
+            label = lang.t("lf.progress." + k) if k != "total" else lang.t("h.cat.total")
+            out.append(Text(row(label, [str(res["breakdown"][p][k]) for p in players])))
         marks = [lang.t("lf.reached") if res["breakdown"][p]["reached"] else "" for p in players]
-        out.append(Text(f"{'':<12}" + "".join(f"{m:>14}" for m in marks)))
+        out.append(Text(row("", marks)))
         winners = res["winners"]
         names = lang.join([self.name(w) for w in winners])
         reached = [s for s, b in enumerate(res["breakdown"]) if b["reached"]]
@@ -675,25 +696,16 @@ class LivingForestClient(Client):
         return out
 
 
-def render(game: Game, seat: int | None, width: int = 80) -> str:
-    """The table as plain text, as ``seat`` may see it (used by the RL wrappers' ansi mode)."""
-    players = game.num_players
-    console = Console(width=width, no_color=True, highlight=False, markup=False)
-    client = LivingForestClient(game, ["you"] * players, Lang("en"), console)
-    client.names = [f"Spirit {s + 1}" for s in range(players)]
-    return "\n".join(line.plain for line in client.render(seat))
-
-
-def parse_seats(text: str | None) -> list[str]:
+def parse_seats(text: str | None, lang: Lang | None = None) -> list[str]:
     """The seat list from ``--seats`` (default: you against the greedy bot); any registered bot."""
-    return common.parse_seats(text, "you,greedy", 2, 4)
+    return common.parse_seats(text, "you,greedy", 2, 4, lang)
 
 
 def play_living_forest(args: Any, console: Console | None = None) -> int:
     """Run a terminal game; returns the exit code (0 also when the human quits)."""
     lang = Lang(detect(getattr(args, "lang", None)))
     console = console or common.make_console(getattr(args, "plain", False))
-    seats = parse_seats(getattr(args, "seats", None))
+    seats = parse_seats(getattr(args, "seats", None), lang)
     seed = common.seed_or_random(getattr(args, "seed", None))
     options = {"players": len(seats)}
     game = glade.new_game("living-forest", seed=seed, **options)
@@ -703,4 +715,4 @@ def play_living_forest(args: Any, console: Console | None = None) -> int:
     return common.run(client, session)
 
 
-__all__ = ["LivingForestClient", "parse_seats", "play_living_forest", "render", "tree_word"]
+__all__ = ["LivingForestClient", "parse_seats", "play_living_forest", "tree_word"]

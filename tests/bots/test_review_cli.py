@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -72,4 +73,36 @@ def test_review_speaks_the_chosen_language(
     assert main(["review", str(path), "--samples", "1", "--lang", lang]) == 0
     printed = capsys.readouterr().out
     assert word in printed
-    assert "take space" not in printed and ("중앙판" in printed or "公共版图" in printed)
+    # moves in the words the player types, colours in the screen's language
+    colours = {
+        "ko": ("회색", "파랑", "갈색", "초록", "노랑", "빨강"),
+        "zh": ("灰色", "蓝色", "棕色"),
+    }
+    assert "take space" not in printed and re.search(r"take \d", printed)
+    assert "place" in printed and any(c in printed for c in colours[lang])
+
+
+def test_review_speaks_as_the_game_did(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 31: the players by the names the save holds, moves in the words typed at the game
+    (cells as the board labels them, column,row from 1), the early Living Forest draws listed as
+    not judged (with why), and a header with the seed and the final score."""
+    from glade.terminal.harmonies import _coords
+
+    g = finished("harmonies", 9)
+    path = tmp_path / "h.json"
+    path.write_text(json.dumps({"names": ["Ada", "Greedy bot"], "state": g.to_json()}))
+    assert main(["review", str(path), "--samples", "1", "--lang", "en"]) == 0
+    printed = capsys.readouterr().out
+    assert "Ada" in printed and "player 1" not in printed
+    assert f"Seed {g.seed}. Final score: Ada {g.result()['scores'][0]}" in printed
+    to_player = _coords("A")[0]
+    placed = [e["action"]["cell"] for e in g.log_json(None) if e["action"]["type"] == "place_token"]
+    assert any(f"{to_player[c]}" in printed for c in placed)
+    assert not any(f" on {c} " in printed for c in placed if c not in to_player.values())
+    lf = finished("living-forest", 5)
+    path = tmp_path / "lf.json"
+    path.write_text(json.dumps({"names": ["Ada", "Bo"], "state": lf.to_json()}))
+    assert main(["review", str(path), "--samples", "1", "--lang", "en"]) == 0
+    printed = capsys.readouterr().out
+    assert "not judged" in printed and "Not judged: draws that could not end the drawing" in printed
+    assert "draw ; draw" in printed

@@ -193,7 +193,7 @@ def test_plant_menu_is_compact_and_one_based() -> None:
 
 def test_korean_run(monkeypatch: pytest.MonkeyPatch) -> None:
     text = run("you,greedy", ["draw", "stop", "quit"], 4, monkeypatch, lang="ko")
-    assert "리빙 포레스트" in text and "나: " in text and "그만 뽑음" in text
+    assert "리빙 포레스트" in text and "나: " in text and "뽑기를 멈춤" in text
 
 
 def test_one_line_chooses_the_action_and_makes_it() -> None:
@@ -211,8 +211,10 @@ def test_one_line_chooses_the_action_and_makes_it() -> None:
     assert isinstance(got, list) and [a.type for a in got] == ["choose_action", "move"]
     note = client.consequence(seat, got)
     assert note is not None and "move 1: land on rock" in note
-    assert "Refused" in str(parse(client, seat, "move 99")) or "not a move" in str(
-        parse(client, seat, "move 99")
+    # the step after "move" is refused: the engine's reason, and the move chosen is not made
+    said = str(parse(client, seat, "move 99"))
+    assert said.startswith("After 'move', '99' is refused: ") and said.endswith(
+        "Nothing was played."
     )
 
 
@@ -224,3 +226,35 @@ def test_hint_in_living_forest() -> None:
     )
     lines = hint_lines(client, seat)
     assert lines[0] == "Suggested, best first:" and len(lines) >= 3
+
+
+def test_the_plain_text_renderer_beside_the_engine() -> None:
+    """glade/living_forest/render.py (the RL wrappers' ansi mode): the whole table as a seat sees
+    it, within the width asked for, read from the public view only."""
+    from glade.living_forest.render import render
+
+    g = glade.new_game("living-forest", players=3, seed=5)
+    rng = random.Random(5)
+    for _ in range(60):  # into the game: help lines, the circle, maybe trees
+        seat = g.to_act[0]
+        acts = [a for a in g.legal_actions(seat) if a.type != "undo"]
+        g.apply(seat, rng.choice(acts))
+    view = g.view(1)
+    for width in (50, 80, 160):
+        text = render(g, 1, width)
+        lines = text.splitlines()
+        assert max(len(x) for x in lines) <= width
+        assert lines[0].startswith(f"Living Forest  Round {view['round']}")
+        # the seat's own spirit first, then the others, each with its forest of 3 rows
+        spirits = [x for x in lines if x.startswith("Spirit ")]
+        assert [x.split(" ")[1].rstrip(":<") for x in spirits] == ["2", "1", "3"]
+        joined = " ".join(x.strip() for x in lines)
+        for row in view["display"]:
+            for card in row:
+                if card is not None:
+                    assert card["name"] in joined
+        for s in range(3):
+            for name in view["spirits"][s]["help_line"]:
+                assert name in joined
+    named = render(g, None, 80, names=["Ada", "Bo", "Cy"])
+    assert "Sacred Tree: " + ["Ada", "Bo", "Cy"][view["sacred_tree"]] in named

@@ -137,7 +137,7 @@ def test_korean_and_chinese_and_plurals() -> None:
     ko = run("you,greedy", ["take 2", "quit"], seed=4, lang="ko")
     assert "중앙판:" in ko and "나: 2번 칸 [M T t] (회색, 초록, 갈색) 가져감" in ko
     zh = run("you,greedy", ["take 2", "quit"], seed=4, lang="zh")
-    assert "公共版图：" in zh and "你: 拿了第 2 格 [M T t]（灰色, 绿色, 棕色）" in zh
+    assert "公共版图：" in zh and "你：拿取了第 2 格的圆片 [M T t]（灰色、绿色、棕色）" in zh
     en = Lang("en")
     assert en.t("h.cause.cells", name="X", n=1) == "X has only 1 empty cell left"
     assert en.t("h.cause.cells", name="X", n=2) == "X has only 2 empty cells left"
@@ -171,13 +171,13 @@ def test_refusals_are_translated_from_their_code() -> None:
             "ko",
             "거절됨: 먼저 중앙판 한 칸의 토큰을 가져오십시오",
             "놓을 빨강 토큰이 없습니다",
-            "칸 6(은)는 없습니다",
+            "7번 칸은 없습니다. 칸 번호는 1부터 5까지입니다",
         ),
         (
             "zh",
             "被拒绝：请先拿取公共版图上一格的圆片",
             "你没有可放置的红色圆片",
-            "没有格 6；格的编号是 0 到 4",
+            "没有第 7 格：格的编号是 1 到 5",
         ),
     ],
 )

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from web_support import (
+    BROKEN_WORDS,
     ROOT,
     Server,
     create_from_lobby,
@@ -49,7 +50,7 @@ TEXT_PARAMS = {
     "stack",
     "tokens",
 }
-TEXT_PARAMS |= {"action", "game"}
+TEXT_PARAMS |= {"action", "game", "bot"}  # a bot by name: "{bot} plays for them"
 LF_REFUSALS = set(LF_CATALOGUE)  # refusal.<code> of these codes are Living Forest strings
 # refusal params that are names, cells or seats, not counts (``seat {seat} is playing``)
 TEXT_PARAMS |= {
@@ -242,7 +243,7 @@ def test_every_card_and_animal_of_both_games_is_in_the_glossary() -> None:
 
 
 def test_the_page_and_the_terminal_have_language_files() -> None:
-    assert ROOT / "glade" / "web" / "i18n" in language_files()
+    assert set(STRING_DIRS) <= set(language_files())
 
 
 def test_every_key_in_every_language_and_its_placeholders_match() -> None:
@@ -302,6 +303,35 @@ def test_the_check_finds_forbidden_variants() -> None:
     assert not violations("ko", "lf.centreFires", "가운데 불꽃")
     assert not violations("ko", "lf.sacredTree", "신성한 나무: {name}")
     assert not violations("ko", "h.cat.trees", "나무")  # a Harmonies tree is a 나무
+    # the terminal's old words (issue 31): each is refused now
+    old = [
+        ("ko", "lf.supply", "  (바란 {varans}, 파편 {fragments})"),
+        ("ko", "h.legend", "t1-2 줄기  r 빨강"),
+        ("ko", "lf.cornerBonus", "모서리 보너스: {bonus}"),
+        ("ko", "lf.pile", "{name}의 버림 더미 ({n}장):"),
+        ("ko", "lf.menu.draw", "카드 뽑기 (뽑기 더미 {n}장)"),
+        ("ko", "h.header", "하모니즈  라운드 {round}  주머니 {pouch}  덱 {deck}"),
+        ("ko", "parse.near", "'{words}'은(는) 지금 할 수 없는 수입니다. 비슷한 수: {near}."),
+        (
+            "ko",
+            "parse.after",
+            "'{done}' 다음에는 '{words}'을(를) 둘 수 없습니다. 아무것도 두지 않았습니다.",
+        ),
+        ("ko", "lf.did.fire", "{n}짜리 불꽃을 끔"),
+        ("ko", "lf.sum.onibi", "오니비: 불꽃 세기 {fires} = {n}."),
+        ("ko", "refusal.harmonies.stack.brown", "나무 기둥은 {on} 위에 놓을 수 없습니다"),
+        ("ko", "refusal.plant.x", "{spirit}번 정령에게는 신성한 나무 승리 타일이 없습니다"),
+        ("zh", "h.menu.takeGroup", "版块："),
+        ("zh", "lf.supply", "（火蜥 {varans}，碎片 {fragments}）"),
+        ("zh", "h.menu.discard", "弃掉卡牌 {n}（{card}）"),
+        ("zh", "lf.menu.pick", "召唤 {card}（等级 {level}，费用 {cost}）"),
+        ("zh", "refusal.extinguish.take_one", "你选择了灭火：至少拿取一团火焰（或撤销）"),
+        ("zh", "parse.near", "“{words}”现在不能走。类似的走法：{near}。"),
+    ]
+    for lang, key, text in old:
+        assert violations(lang, key, text), (key, text)
+    # the rules' own form is allowed: "3 个圆片" (the Chinese rules: 取走一整组3个圆片)
+    assert not violations("zh", "h.pouch", "袋子：{n} 个圆片")
 
 
 def test_every_card_and_animal_name_comes_from_the_glossary() -> None:
@@ -326,7 +356,7 @@ def test_every_card_and_animal_name_comes_from_the_glossary() -> None:
 def page_t(page: Page, lang: str, key: str, params: dict[str, Any] | None = None) -> str:
     text: str = page.evaluate(
         """async ([lang, key, params]) => {
-            const m = await import("/js/i18n.js");
+            const m = await import("/js/base/i18n.js");
             await m.setLang(lang);
             return m.t(key, params || undefined);
         }""",
@@ -367,25 +397,16 @@ def switch(page: Page, lang: str, selector: str, text: str) -> None:
 
 
 def no_broken_labels(page: Page, lang: str) -> None:
-    """Nothing sticks out of its panel, and no Korean score label breaks inside a word (it broke
-    one syllable per line at 4 players: "자연 / 의 정 / 령"). Chinese may break between any two
-    characters, as Chinese text does."""
+    """Nothing sticks out of its panel, and no Korean or Chinese score label breaks inside a word
+    (it broke one syllable per line at 4 players: "자연 / 의 정 / 령", "守护 / 树")."""
     wide = page.evaluate(
         """() => [...document.querySelectorAll('.panel')]
             .filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.className)"""
     )
     assert wide == [], wide
-    if lang != "ko":
+    if lang == "en":
         return
-    broken = page.evaluate(
-        """() => [...document.querySelectorAll('.breakdown th, .breakdown td')]
-            .filter(e => e.innerText.trim() && e.getClientRects().length)
-            .filter(e => {
-              const r = document.createRange(); r.selectNodeContents(e);
-              const lines = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
-              return lines.size > e.innerText.trim().split(/\\s+/).length;
-            }).map(e => e.innerText)"""
-    )
+    broken = page.evaluate(BROKEN_WORDS, ".breakdown th, .breakdown td")
     assert broken == [], broken
 
 
@@ -412,7 +433,7 @@ def test_harmonies_in_korean_and_chinese_at_four_players(server: Server, browser
     no_broken_labels(page, "ko")
     switch(page, "zh", "#central-title", g["harmonies.central_board"]["zh"])
     expect(page.locator(".status-title")).to_contain_text("自然和弦")
-    expect(page.locator("[data-testid=pouch]")).to_contain_text("片圆片")
+    expect(page.locator("[data-testid=pouch]")).to_contain_text("个圆片")
     shot(page, "i18n-harmonies-4p-zh.png")
     no_broken_labels(page, "zh")
     page.select_option("#lang-select", "en")
@@ -448,3 +469,49 @@ def test_living_forest_in_korean_and_chinese_at_four_players(
     page.select_option("#lang-select", "en")
     assert watch.errors == []
     context.close()
+
+
+# ------------------------------------------------------------------ Korean particles
+
+# a particle written for both kinds of last syllable ("을(를)", "이(가)", "(으)로"), or one right
+# after a placeholder: which is right depends on the value ("곰을(를) 뽑음", "세로줄 2은")
+PARTICLE = re.compile(
+    r"\((을|를|이|가|은|는|으|과|와)\)"
+    r"|\}(을|를|이|가|은|는|과|와|으로|로)(?=[\s.,!?)\]'\"]|$)"
+)
+
+
+def particle_problems(text: str) -> list[str]:
+    return [m.group(0) for m in PARTICLE.finditer(text)]
+
+
+def test_no_korean_particle_depends_on_a_value() -> None:
+    """docs/i18n.md: a Korean sentence is written so that no particle depends on a placeholder's
+    value, in the page's strings and the terminal's alike."""
+    found = [
+        f"{folder.parent.name}/{folder.name} {key}: {text!r}"
+        for folder, tables in language_files().items()
+        for key, value in tables["ko"].items()
+        for text in forms(value)
+        if particle_problems(text)
+    ]
+    assert not found, "\n".join(found)
+
+
+def test_the_particle_check_finds_them() -> None:
+    for text in (
+        "{card}을(를) 뽑음",
+        "{name}이(가) 데려감",
+        "물방울 {water}(으)로 {power}을(를) 막아 냄",
+        "가로줄 {row}, 세로줄 {column}은 숲의 보호수와 맞닿아 있지 않습니다",
+        "{name}은 이미 있습니다",
+    ):
+        assert particle_problems(text), text
+    for text in (
+        "{card} 카드를 뽑음",
+        "데려간 정령: {name}",
+        "{n}개",
+        "{name}의 개인판",
+        "{n}번 칸은",
+    ):
+        assert not particle_problems(text), text

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import secrets
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 from web_support import ROOT, Server, create_from_lobby, game_id, new_page, shot
@@ -233,3 +234,23 @@ def test_screenshots_of_my_games_and_the_login_form(server: Server, browser: Bro
             guest.close()
             context.close()
     assert watch.errors == []
+
+
+def test_a_logged_in_player_sits_under_the_accounts_name(server: Server, browser: Browser) -> None:
+    """Issue 31: logged in, a table made from the lobby with seat 1's name left empty seats the
+    player under the account's name, never "Player 1"."""
+    context, page, watch = new_page(browser)
+    name = unique("mira")
+    account_form(page, server.url, "signup", name)
+    page.wait_for_url("**/#/")
+    page.wait_for_selector("[data-testid=create]")
+    expect(page.locator("[data-seat-name='0']")).to_have_attribute("placeholder", name)
+    create_from_lobby(page, server.url, "harmonies", ["human", "greedy"])
+    page.wait_for_selector("[data-testid=table]")
+    gid = game_id(page)
+    seats = httpx.get(f"{server.url}/api/games/{gid}", timeout=20).json()["seats"]
+    assert seats[0]["name"] == name
+    expect(page.locator(".scores thead")).to_contain_text(name)
+    assert "Player 1" not in page.locator("[data-testid=table]").inner_text()
+    assert watch.errors == []
+    context.close()

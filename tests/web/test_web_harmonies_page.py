@@ -33,7 +33,7 @@ def page_t(page: Page, key: str, params: dict[str, Any] | None = None) -> str:
     """The page's own translation of ``key`` in its current language."""
     return str(
         page.evaluate(
-            "async ([k, p]) => (await import('/js/i18n.js')).t(k, p)", [key, params or {}]
+            "async ([k, p]) => (await import('/js/base/i18n.js')).t(k, p)", [key, params or {}]
         )
     )
 
@@ -41,7 +41,7 @@ def page_t(page: Page, key: str, params: dict[str, Any] | None = None) -> str:
 def page_refusal(page: Page, code: str, params: dict[str, Any]) -> str:
     return str(
         page.evaluate(
-            "async ([c, p]) => (await import('/js/i18n.js')).refusal(c, p, 'MISSING')",
+            "async ([c, p]) => (await import('/js/base/i18n.js')).refusal(c, p, 'MISSING')",
             [code, params],
         )
     )
@@ -172,7 +172,10 @@ def test_a_whole_solo_game_by_clicks(server: Server, browser: Browser, lang: str
     assert int(end.locator("[data-total-seat='0']").inner_text()) == result["scores"][0]
     # why it ended, in this language, from the engine's trigger
     trig = state(server, gid)["view"]["end_trigger"]
-    why = [page_t(page, f"h.end.solo.{r}", {"n": trig["empty_cells"]}) for r in trig["reasons"]]
+    # a board with no empty cell left is full, not "nearly full (0 empty cells left)"
+    full = trig["empty_cells"] == 0
+    keys = ["boardFull" if r == "board" and full else r for r in trig["reasons"]]
+    why = [page_t(page, f"h.end.solo.{k}", {"n": trig["empty_cells"]}) for k in keys]
     expect(end.locator("[data-testid=end-why]")).to_have_text(why)
     expect(end.locator("[data-testid=winner]")).to_have_text(
         page_t(page, "end.soloScore", {"n": result["scores"][0], "suns": result["suns"]})
@@ -310,7 +313,7 @@ def test_each_card_can_be_enlarged_by_hover_keyboard_and_tap(
 
 
 STEP_PROBE = """async ([gid, index, seat]) => {
-  const h = await import('/js/harmonies.js');
+  const h = await import('/js/games/harmonies.js');
   await h.prepare();
   const state = await (await fetch(`/api/games/${gid}`)).json();
   const moves = (await (await fetch(`/api/games/${gid}/log`)).json()).moves;
@@ -390,7 +393,7 @@ def test_a_played_back_step_marks_what_it_changed(server: Server, browser: Brows
 
 
 LAST_ROUND_PROBE = """async ([reasons, players]) => {
-  const h = await import('/js/harmonies.js');
+  const h = await import('/js/games/harmonies.js');
   await h.prepare();
   const view = { players, end_triggered: true, over: false, round: 9,
                  end_trigger: { seat: 1, reason: reasons[0], reasons, empty_cells: 1 } };
@@ -561,7 +564,7 @@ def test_the_end_screen_says_why_the_game_ended(server: Server, browser: Browser
 
 def test_language_files_have_the_page_keys() -> None:
     """Every key this page uses exists in the three languages (the glossary test checks forms)."""
-    source = (ROOT / "glade" / "web" / "js" / "harmonies.js").read_text("utf-8")
+    source = (ROOT / "glade" / "web" / "js" / "games" / "harmonies.js").read_text("utf-8")
     used = set(re.findall(r"""t\("(h\.[\w.]+)""", source))
     for lang in ("en", "ko", "zh"):
         table = json.loads((ROOT / "glade" / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))

@@ -6,6 +6,7 @@ import json
 import random
 import re
 
+import httpx
 from playwright.sync_api import Browser, expect
 from web_support import (
     ROOT,
@@ -48,7 +49,7 @@ def test_every_string_exists_in_every_language() -> None:
         assert all(isinstance(v, str | dict) and v for v in table.values()), lang
     # every literal key the scripts ask for is translated
     used: set[str] = set()
-    for script in (WEB / "js").glob("*.js"):
+    for script in (WEB / "js").rglob("*.js"):
         used |= set(re.findall(r"\bt\(\"([a-zA-Z0-9_.-]+)\"", script.read_text("utf-8")))
     assert used, "no t(...) call found"
     assert used <= keys | set(glossary()), sorted(used - keys)
@@ -177,3 +178,39 @@ def test_an_invite_link_of_an_open_seat_asks_the_name(server: Server, browser: B
     assert watch_a.errors == [] and watch_c.errors == []
     ctx_a.close()
     ctx_c.close()
+
+
+def test_open_tables_stay_in_their_panel_and_my_games_keep_mine(
+    server: Server, browser: Browser
+) -> None:
+    """Issue 31, 1: the lobby's refresh of the open tables wrote them into My games (the first
+    list of the page), hid the player's own game and left Open tables empty."""
+    context, page, watch = new_page(browser, 1280, 800)
+    create_from_lobby(page, server.url, "harmonies", ["human", "greedy"], names={0: "Gus"})
+    page.wait_for_selector("[data-testid=table]")
+    mine = game_id(page)
+    # a stranger's table with a free seat
+    made = httpx.post(
+        f"{server.url}/api/games",
+        json={
+            "game": "harmonies",
+            "seats": [{"kind": "human", "name": "Zed"}, {"kind": "human"}],
+        },
+        timeout=20,
+    ).json()
+    listed = httpx.get(f"{server.url}/api/lobby", timeout=20).json()
+    listed = listed["games"] if isinstance(listed, dict) else listed
+    assert made["id"] in {g["id"] for g in listed}
+    page.goto(server.url + "/#/")
+    active = page.locator("[data-testid=mygames-active]")
+    expect(active.locator(f"[data-mygame='{mine}']")).to_be_visible()
+    open_list = page.locator("[data-testid=open-list]")
+    for _ in range(2):  # the Refresh button, then the lobby's own refresh every 5 s
+        expect(open_list.locator(f"[data-join='{made['id']}']")).to_be_visible(timeout=15000)
+        expect(active.locator(f"[data-mygame='{mine}']")).to_be_visible()
+        assert active.locator("[data-join]").count() == 0
+        expect(open_list).not_to_contain_text("No table is waiting")
+        page.click("[data-refresh]")
+    shot(page, "lobby-open-tables.png", full_page=False)
+    assert watch.errors == []
+    context.close()

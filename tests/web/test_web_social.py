@@ -3,14 +3,16 @@ spectators, mutable) and a rematch offered and accepted with one click each."""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from web_support import Server, new_page, shot
+from web_support import ROOT, Server, new_page, shot
 
 from tests.server.server_support import play_random
 
@@ -139,19 +141,36 @@ def test_clock_chat_and_rematch(clock_server: Server, browser: Browser) -> None:
         )
         shot(ann, "social-rematch-offer.png", full_page=False)
         ann.click("[data-testid=end-rematch-offer]")
-        ann.wait_for_url(lambda url: game_id not in url and "#/play/" in url)
-        new_id = ann.url.rsplit("/", 1)[-1]
-        ann.wait_for_selector("[data-testid=table]")
-        assert ann.get_attribute("[data-testid=table]", "data-seat") == "1"  # seats rotated
-        # Bo sees the offer live and accepts with one click
+        # Ann's table says her offer waits for Bo (issue 31); she stays until he answers
+        waiting = ann.locator("[data-testid=end-screen] [data-testid=end-rematch-waiting]")
+        expect(waiting).to_have_text("Waiting for Bo to accept.")
+        expect(ann.locator("[data-testid=end-screen]")).to_contain_text("You offered a rematch")
+        assert game_id in ann.url
+        shot(ann, "social-rematch-waiting.png", full_page=False)
+        # Bo sees the offer live, with Accept and Decline, and accepts with one click
         bo.wait_for_selector("[data-testid=end-rematch-accept]")
+        expect(bo.locator("[data-testid=end-rematch-decline]")).to_be_visible()
         assert "Ann" in bo.locator("[data-testid=end-screen]").inner_text()
         shot(bo, "social-rematch-accept.png", full_page=False)
         bo.click("[data-testid=end-rematch-accept]")
+        # once Bo accepted, Ann's page takes her to the new table, seats rotated
+        ann.wait_for_url(lambda url: game_id not in url and "#/play/" in url)
+        new_id = ann.url.rsplit("/", 1)[-1]
+        ann.wait_for_selector("[data-testid=table]")
+        assert ann.get_attribute("[data-testid=table]", "data-seat") == "1"
         bo.wait_for_url(f"**/#/play/{new_id}")
         bo.wait_for_selector("[data-testid=table]")
         assert bo.get_attribute("[data-testid=table]", "data-seat") == "0"
-        # the new table's clocks run now that both accepted: Bo (seat 0) is to act
+        # the new table's real-time clock waits for its first move (it ran before it: issue 31),
+        # then runs for Bo (seat 0), who is to act
+        expect(bo.locator("[data-testid=clock-0]")).to_be_visible()
+        assert "running" not in (bo.get_attribute("[data-testid=clock-0]", "class") or "")
+        seats_now = httpx.get(f"{base}/api/games/{new_id}/social").json()["clock"]["seats"]
+        assert not any(c["running"] for c in seats_now)
+        bo_token = bo.evaluate(
+            "([id]) => JSON.parse(localStorage.getItem('glade.seats'))[id].tokens[0]", [new_id]
+        )
+        _first_move(base, new_id, bo_token)
         bo.wait_for_function(
             "() => (document.querySelector('[data-testid=clock-0]') || {}).className"
             "?.includes('running')",
@@ -189,7 +208,11 @@ def test_lobby_creates_a_table_with_a_clock(clock_server: Server, browser: Brows
         clock = httpx.get(f"{clock_server.url}/api/games/{game_id}/social").json()["clock"]
         assert clock["kind"] == "correspondence" and clock["days"] == 2
         page.wait_for_selector("[data-testid=clock-0]")
-        assert page.locator("[data-testid=clock-0]").inner_text().startswith(("2d", "1d"))
+        # both seats' correspondence clocks in the same words, the running one and the other
+        page.wait_for_selector("[data-testid=clock-1]")
+        for seat in (0, 1):
+            text = page.locator(f"[data-testid=clock-{seat}]").inner_text()
+            assert re.fullmatch(r"[12] d \d{1,2} h", text), text
         # leave: a first click asks again, the second hands the seat to a bot
         page.click("[data-testid=leave]")
         assert "again" in page.locator("[data-testid=leave]").inner_text()
@@ -247,7 +270,7 @@ def test_a_clock_running_out_hands_the_seat_to_a_bot_on_the_page(
     try:
         _open(page, clock_server.url, game_id, tokens[0])
         status = page.locator("[data-testid=clocks] [data-testid=seat-status]").first
-        expect(status).to_have_text("time ran out: a bot plays", timeout=20000)
+        expect(status).to_have_text("time ran out", timeout=20000)
         seats = httpx.get(f"{clock_server.url}/api/games/{game_id}").json()["seats"]
         out = [i for i, s in enumerate(seats) if s["status"] == "timed out"]
         assert out and all(seats[i]["kind"] == "bot" for i in out)
@@ -260,6 +283,95 @@ def test_a_clock_running_out_hands_the_seat_to_a_bot_on_the_page(
             "() => Number(document.querySelector('[data-testid=table]').dataset.version) > 0",
             timeout=30000,
         )
+        # the seat keeps its player's name on the board, in the scores and in the log (issue 31)
+        names = ["Ann", "Bo"]
+        for i in out:
+            expect(page.locator(f"[data-board-seat='{i}'] :is(h2, h3)").first).to_contain_text(
+                names[i] if i != 0 else "Your board"
+            )
+            expect(page.locator(".scores thead")).to_contain_text(names[i])
+        expect(page.locator("[data-log]")).not_to_contain_text("Greedy bot")
+        # the bot is named only as the one playing for its player ("Ann (Greedy bot plays for
+        # them)" in the seats), never in the player's place
+        text = page.locator("[data-testid=table]").inner_text()
+        for i in out:
+            text = text.replace(f"{names[i]} (Greedy bot plays for them)", "")
+        assert "Greedy bot" not in text
+        assert watch.errors == []
+    finally:
+        context.close()
+
+
+def test_a_rematch_offer_can_be_declined(clock_server: Server, browser: Browser) -> None:
+    """Bo declines Ann's rematch: his page stops asking (after a reload too) and no table is
+    opened for him; Ann's page still says whom her offer waits for."""
+    base = clock_server.url
+    game_id, tokens = _ann_and_bo(base)
+    ctx_a, ann, watch_a = new_page(browser)
+    ctx_b, bo, watch_b = new_page(browser)
+    try:
+        _open(ann, base, game_id, tokens[0])
+        _open(bo, base, game_id, tokens[1])
+        held = [
+            page.evaluate(
+                "([id, seat]) => JSON.parse(localStorage.getItem('glade.seats'))[id].tokens[seat]",
+                [game_id, seat],
+            )
+            for seat, page in enumerate((ann, bo))
+        ]
+        with httpx.Client(base_url=base, timeout=20) as h:
+            play_random(h, game_id, held, random.Random(3))
+        ann.click("[data-testid=end-rematch-offer]", timeout=60000)
+        bo.click("[data-testid=end-rematch-decline]", timeout=30000)
+        said = bo.locator("[data-testid=end-screen] [data-testid=end-rematch-declined]")
+        expect(said).to_have_text("You declined the rematch Ann offered.")
+        expect(bo.locator("[data-testid=end-rematch-accept]")).to_have_count(0)
+        bo.reload()
+        bo.wait_for_selector("[data-testid=end-screen]")
+        expect(bo.locator("[data-testid=end-rematch-declined]")).to_be_visible()
+        expect(bo.locator("#toast")).to_be_hidden()
+        expect(ann.locator("[data-testid=end-rematch-waiting]")).to_have_text(
+            "Waiting for Bo to accept."
+        )
+        assert game_id in ann.url
+        shot(bo, "social-rematch-declined.png", full_page=False)
+        assert watch_a.errors == [] and watch_b.errors == []
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko", "zh"])
+def test_a_seat_a_bot_took_over_says_who_plays_for_whom(
+    clock_server: Server, browser: Browser, lang: str
+) -> None:
+    """Ann leaves: the server's seat is ``taken_over`` (a bot plays, her name stays). Bo's page
+    shows "Ann (Greedy bot plays for them)" and why ("left the game") in its seats, in the
+    page's language; her name, never the bot's alone, on her board. Desktop and phone."""
+    base = clock_server.url
+    game_id, tokens = _ann_and_bo(base)
+    r = httpx.post(
+        f"{base}/api/games/{game_id}/leave", headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert r.status_code == 200, r.text
+    seat = httpx.get(f"{base}/api/games/{game_id}").json()["seats"][0]
+    assert seat["taken_over"] and seat["name"] == "Ann" and seat["status"] == "left"
+    assert ":" not in seat["bot"]  # a bot without a level: its name is one catalogue word
+    words = json.loads((ROOT / "glade" / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))
+    title = words["seat.takenOver"].format(name="Ann", bot=words[f"bot.{seat['bot']}"])
+    # one browser (the invite is claimed once), at a desktop's size and then a phone's
+    context, page, watch = new_page(browser, 1280, 800)
+    context.add_init_script(f"localStorage.setItem('glade.lang', '{lang}')")
+    try:
+        _open(page, base, game_id, tokens[1])
+        for width, height in [(1280, 800), (390, 844)]:
+            page.set_viewport_size({"width": width, "height": height})
+            pill = page.locator("[data-testid=clocks] li[data-seat='0']")
+            expect(pill.locator(".seat-name")).to_have_text(title)
+            expect(pill.locator("[data-testid=seat-status]")).to_have_text(words["seat.whyLeft"])
+            expect(page.locator("[data-board-seat='0'] :is(h2, h3)").first).to_contain_text("Ann")
+            pill.scroll_into_view_if_needed()
+            shot(page, f"social-taken-over-{lang}-{width}.png", full_page=False)
         assert watch.errors == []
     finally:
         context.close()

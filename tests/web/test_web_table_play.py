@@ -17,7 +17,9 @@ from web_support import (
     play_harmonies_turn,
     play_living_forest_step,
     shot,
+    table_probe,
     version,
+    watch_table,
 )
 
 I18N = ROOT / "glade" / "web" / "i18n"
@@ -74,20 +76,23 @@ def test_a_bot_turn_is_played_back_step_by_step_at_the_pace(
     server: Server, browser: Browser
 ) -> None:
     context, page, watch = new_page(browser, 1280, 800, pace="0.5")
+    watch_table(context)
+    log_reads: list[str] = []
+    page.on("request", lambda r: log_reads.append(r.url) if r.url.endswith("/log") else None)
     seats = [{"kind": "human", "name": "Ana"}, {"kind": "bot", "bot": "greedy"}]
     open_table(page, server.url, "harmonies", seats)
     expect(page.locator("[data-testid=pace]")).to_have_value("0.5")
     rng = random.Random(4)
     play_harmonies_turn(page, rng)
-    before = page.evaluate("window.gladeTable.steps.length")
-    redraws = page.evaluate("window.gladeTable.redraws")
+    before = len(table_probe(page)["steps"])
+    redraws = table_probe(page)["redraws"]
     # the bot's turn: each of its actions on screen, named over the table, one after the other
     step_line = page.locator("[data-testid=step-line]")
     expect(step_line).to_contain_text("Greedy bot")
     page.wait_for_timeout(250)
     shot(page, "table-playback-mid.png", full_page=False)
     expect(page.locator("[data-testid=status] b")).to_contain_text("Your turn", timeout=30000)
-    steps = page.evaluate("window.gladeTable.steps")[before:]
+    steps = table_probe(page)["steps"][before:]
     assert len(steps) >= 3, steps
     assert all(s["seat"] == 1 for s in steps)
     assert [s["version"] for s in steps] == list(
@@ -100,8 +105,8 @@ def test_a_bot_turn_is_played_back_step_by_step_at_the_pace(
     assert log[-1]["seat"] == 1
     expect(page.locator(".log li.now")).to_have_count(1)
     # one redraw per step (the page draws nothing more while it waits)
-    assert page.evaluate("window.gladeTable.redraws") - redraws == len(steps)
-    assert page.evaluate("window.gladeTable.logReads") == 1  # the whole log only on the first load
+    assert table_probe(page)["redraws"] - redraws == len(steps)
+    assert len(log_reads) == 1, log_reads  # the whole log only on the first load
 
     # a slow pace and Skip: the rest of the turn lands at once
     page.select_option("[data-testid=pace]", "2")

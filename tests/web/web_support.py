@@ -72,6 +72,33 @@ def shot(page: Page, name: str, full_page: bool = True) -> Path:
     return path
 
 
+# The texts of the elements matching a selector that break inside a word (a Korean or Chinese
+# name or label broken over two lines, "플레이어 / 1", "守护 / 树"): the text shown (a screen
+# reader's words left out) runs on more lines than it has words. A seat's mark (●) is no word;
+# tops within 6 px are one line (a badge sits a little higher than its text).
+BROKEN_WORDS = """(selector) => {
+  const out = [];
+  for (const el of document.querySelectorAll(selector)) {
+    if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const tops = new Set();
+    let text = '';
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement.closest('.sr-only') || !n.textContent.trim()) continue;
+      text += ' ' + n.textContent;
+      const r = document.createRange(); r.selectNodeContents(n);
+      for (const x of r.getClientRects()) if (x.width > 0) tops.add(Math.round(x.top));
+    }
+    text = text.trim();
+    if (!text) continue;
+    const rows = [...tops].sort((a, b) => a - b).filter((top, i, all) => i === 0 || top - all[i - 1] > 6);
+    const words = text.split(/\\s+/).filter(w => w.replace(/[●▲■◆▶·]/g, '')).length;
+    if (rows.length > Math.max(1, words)) out.push(text);
+  }
+  return out;
+}"""
+
+
 def version(page: Page) -> int:
     return int(page.get_attribute("[data-testid=table]", "data-version") or -1)
 
@@ -200,3 +227,41 @@ def play_living_forest_step(page: Page, rng: random.Random) -> bool:
     offered.nth(choice).click()
     wait_version_above(page, start)
     return True
+
+
+# What the table draws, watched from outside the page (the page has no test hooks): every new
+# table element is a redraw; every step of someone else's move shown on the playback line is
+# recorded once, with the table's version then and the time it appeared.
+PROBE = """
+(() => {
+  const probe = { redraws: 0, steps: [] };
+  Object.defineProperty(window, "__tableProbe", { value: probe });
+  const seen = new Set();
+  const look = () => {
+    const line = document.querySelector("[data-testid=step-line][data-move]");
+    if (!line || seen.has(line.dataset.move)) return;
+    seen.add(line.dataset.move);
+    const table = document.querySelector("[data-testid=table]");
+    probe.steps.push({ move: Number(line.dataset.move), seat: Number(line.dataset.seat),
+      version: table ? Number(table.dataset.version) : -1, at: performance.now() });
+  };
+  new MutationObserver((records) => {
+    for (const r of records) for (const n of r.addedNodes) {
+      if (n.nodeType !== 1) continue;
+      if (n.matches("[data-testid=table]")) probe.redraws += 1;
+    }
+    look();
+  }).observe(document, { childList: true, subtree: true });
+})();
+"""
+
+
+def watch_table(context: BrowserContext) -> None:
+    """Record the table's redraws and played-back steps in every page of ``context``
+    (read them with :func:`table_probe`)."""
+    context.add_init_script(PROBE)
+
+
+def table_probe(page: Page) -> dict[str, Any]:
+    probe: dict[str, Any] = page.evaluate("() => JSON.parse(JSON.stringify(window.__tableProbe))")
+    return probe

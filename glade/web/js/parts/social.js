@@ -3,10 +3,10 @@
 // they never cover a control of the table); whether the table is rated (a badge in the table's
 // title) and each seat's rating at stake; and the clock choice of the lobby's form.
 // Everything a player typed is shown with textContent, never as HTML.
-import { call, rememberSeat } from "./api.js";
-import { esc, t } from "./i18n.js";
-import { fmt } from "./leaderboard.js";
-import { toast } from "./main.js";
+import { deltaText, listWords, ratingText, seatTitle } from "../base/format.js";
+import { esc, t } from "../base/i18n.js";
+import { toast } from "../base/ui.js";
+import { api, rememberSeat } from "../net/api.js";
 
 const MUTE_KEY = "glade.chat.muted";
 const CHAT_MAX = 200;
@@ -39,29 +39,28 @@ export function clockOption(value) {
   return undefined;
 }
 
-// "4:05", "1:02:03", or "2d 03:04" for the days of a correspondence clock
-export function formatClock(seconds) {
+// A clock's time left: a real-time clock to the second ("4:05", "1:02:03"); a correspondence
+// clock in days, hours and minutes, both seats' in the same words ("1 d 0 h", "23 h 59 min").
+export function formatClock(seconds, kind = "realtime") {
   const s = Math.max(0, Math.ceil(seconds));
   const days = Math.floor(s / 86400);
   const h = Math.floor((s % 86400) / 3600);
   const m = Math.floor((s % 3600) / 60);
   const sec = s % 60;
   const two = (n) => String(n).padStart(2, "0");
-  if (days > 0) return `${t("clock.dayShort", { n: days })} ${two(h)}:${two(m)}`;
-  if (h > 0) return `${h}:${two(m)}:${two(sec)}`;
+  if (kind === "correspondence") {
+    if (days > 0) return t("clock.daysHours", { d: days, h });
+    return h > 0 ? t("clock.hoursMinutes", { h, m }) : t("clock.minutes", { m });
+  }
+  if (h > 0 || days > 0) return `${days * 24 + h}:${two(m)}:${two(sec)}`;
   return `${m}:${two(sec)}`;
-}
-
-// ------------------------------------------------------------------ the API calls of this panel
-function request(method, path, token, body) {
-  return call(method, path, { token, body });
 }
 
 function loadCss() {
   if (document.querySelector("link[data-social-css]")) return;
   const link = document.createElement("link");
   link.rel = "stylesheet";
-  link.href = new URL("../css/social.css", import.meta.url).href;
+  link.href = new URL("../../css/social.css", import.meta.url).href;
   link.dataset.socialCss = "";
   document.head.append(link);
 }
@@ -72,7 +71,6 @@ function loadCss() {
 export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf }) {
   loadCss();
   const enc = encodeURIComponent;
-  const base = `/api/games/${enc(id)}`;
   let state = null;
   let clock = null; // the last clock message, and when it came (performance.now())
   let clockAt = 0;
@@ -82,6 +80,8 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
   let stakeTries = 0; // after the end: the rating is written a moment later, so look again
   let leaving = -Infinity; // performance.now() of the first click on leave (a second confirms)
   let sending = false;
+  let offeredHere = false; // this page offered the rematch: it goes to the new table once all accept
+  let alive = true;
   const messages = new Map(); // n -> message
   let muted = localStorage.getItem(MUTE_KEY) === "1";
 
@@ -89,7 +89,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
   panel.className = "social-bar";
   panel.dataset.testid = "social";
   panel.innerHTML = `
-    <section class="social-seats"><h2 class="sr-only" data-t="clock.title"></h2><ol data-seat-list data-testid="clocks"></ol>
+    <section class="social-seats"><h2 class="sr-only" data-t="clock.title"></h2><ol data-seat-list data-testid="clocks"></ol><p class="rated-why hint-text" data-rated-why data-testid="rated-why" hidden></p>
       <button type="button" data-leave data-testid="leave" hidden></button></section>
     <section class="social-rematch" data-testid="rematch" hidden></section>`;
   const chatBox = document.createElement("aside");
@@ -170,16 +170,16 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
       li.dataset.seat = String(i);
       const name = document.createElement("span");
       name.className = "seat-name";
-      // a seat a bot took over keeps its player's name here
-      name.textContent = s.status && s.name ? s.name : nameOf(i);
+      // a seat a bot took over keeps its player's name and says which bot plays for them
+      name.textContent = s.taken_over ? seatTitle(s) : nameOf(i);
       li.append(name);
-      const rated = stake && stake.rated && stake.seats[i];
+      const rated = stake && counts() && stake.seats[i];
       if (rated && rated.rating) li.append(ratingOf(rated, s, i));
       if (s.status) {
         const note = document.createElement("span");
         note.className = "seat-status";
         note.dataset.testid = "seat-status";
-        note.textContent = t(s.status === "left" ? "clock.left" : "clock.timedOut");
+        note.textContent = t(s.status === "left" ? "seat.whyLeft" : "seat.whyTimedOut");
         li.append(note);
       }
       const c = clock && clock.seats[i];
@@ -201,22 +201,30 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     leave.textContent = t(performance.now() - leaving < 5000 ? "leave.confirm" : "leave.button");
   }
 
-  // a seat's rating at stake (before the end) or its change (once the game was rated)
+  // whether this table's game moves ratings: a rated table that counts (the server decides at
+  // the first move; a rated table of two accounts seen on one address, for one, does not)
+  const counts = () => Boolean(stake && stake.rated && stake.counts);
+
+  // a seat's rating at stake (before the end) or its change (once the game was rated), on the
+  // display scale with "?" while provisional; the μ/σ detail in its title
   function ratingOf(rated, s, i) {
     const el = document.createElement("span");
     el.className = "seat-rating";
     el.dataset.testid = `seat-rating-${i}`;
     const r = rated.rating;
     const who = s.status && s.name ? s.name : nameOf(i);
-    const detail = t("rating.detail", { mu: fmt(r.mu), sigma: fmt(r.sigma), n: r.games });
+    const mark = r.provisional ? "?" : "";
+    const detail = [t("rating.detail", { mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1), n: r.games })];
+    if (r.provisional) detail.push(t("rating.provisional"));
     if (rated.change) {
-      const delta = rated.change.after - rated.change.before;
-      el.textContent = `${fmt(rated.change.after)} (${delta >= 0 ? "+" : ""}${fmt(delta)})`;
+      const c = rated.change;
+      const delta = c.display_after - c.display_before;
+      el.textContent = `${c.display_after}${mark} (${deltaText(delta)})`;
       el.classList.add(delta >= 0 ? "up" : "down");
-      el.title = `${who}: ${t("rating.changed", { before: fmt(rated.change.before), after: fmt(rated.change.after) })}`;
+      el.title = [`${who}: ${t("rating.changed", { before: c.display_before, after: `${c.display_after}${mark}` })}`, ...detail].join(" · ");
     } else {
-      el.textContent = fmt(r.ordinal);
-      el.title = `${who}: ${t("rating.short", { rating: fmt(r.ordinal) })} · ${detail}`;
+      el.textContent = ratingText(r);
+      el.title = [`${who}: ${t("rating.short", { rating: ratingText(r) })}`, ...detail].join(" · ");
     }
     return el;
   }
@@ -229,11 +237,24 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     if (badge.hidden) return;
     badge.dataset.testid = "rated-badge";
     badge.dataset.rated = String(stake.rated);
-    badge.className = `rated-badge ${stake.rated ? "rated" : "unrated"}`;
-    badge.textContent = t(stake.rated ? "rating.badgeRated" : "rating.badgeUnrated");
-    badge.title = t(stake.rated ? "rating.badgeRatedHelp" : "rating.badgeUnratedHelp");
+    badge.dataset.counts = String(counts());
+    badge.className = `rated-badge ${counts() ? "rated" : "unrated"}`;
+    // an unrated table; a rated one whose game counts; a rated one that does not, and why
+    const why = stake.rated && !counts() && stake.reason ? t(`refusal.${stake.reason}`) : "";
+    badge.textContent = t(!stake.rated ? "rating.badgeUnrated" : counts() ? "rating.badgeRated" : "rating.badgeNotCounted");
+    badge.title = !stake.rated
+      ? t("rating.badgeUnratedHelp")
+      : counts()
+        ? [t("rating.badgeRatedHelp"), stake.decided ? "" : t("rating.decidedAtFirstMove")].filter(Boolean).join(" ")
+        : why;
+    // the reason in words under the seats, where a phone (no tooltip) shows it too
+    const note = $("[data-rated-why]");
+    if (note) {
+      note.hidden = !why;
+      note.textContent = why;
+    }
     // a phone shows one board at a time under its seat's tab: the rating goes in the tab too
-    if (!stake.rated) return;
+    if (!counts()) return;
     for (const tabEl of root.querySelectorAll(".board-tabs [data-tab]")) {
       const i = Number(tabEl.dataset.tab);
       const rated = stake.seats[i];
@@ -247,13 +268,13 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
   async function loadStake() {
     stakeSeats = holders();
     try {
-      stake = await request("GET", `${base}/ratings`);
+      stake = await api.tableRatings(id);
     } catch (err) {
       return; // the next change of seats or the end looks again
     }
     renderBadge();
     renderSeats();
-    const waiting = stake.rated && state && state.over && stake.seats.some((x) => x.rating && !x.change);
+    const waiting = counts() && state && state.over && stake.seats.some((x) => x.rating && !x.change);
     if (waiting && stakeTries < 6) setTimeout(loadStake, 500 * 2 ** stakeTries++);
   }
 
@@ -262,7 +283,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     for (const el of panel.querySelectorAll("[data-clock]")) {
       const i = Number(el.dataset.clock);
       const secs = left(i);
-      el.textContent = formatClock(secs);
+      el.textContent = formatClock(secs, clock.kind);
       el.classList.toggle("low", clock.kind === "realtime" && secs < 30);
     }
   }
@@ -315,22 +336,34 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
       box.append(b);
       return;
     }
-    line.textContent = t("rematch.offered", { name: nameOf(rematch.by) });
-    box.append(line);
     const waitingMine = mineHuman.filter((s) => rematch.waiting.includes(s));
-    if (waitingMine.length) {
+    const others = rematch.waiting.filter((s) => !mineHuman.includes(s));
+    const button = (kind, label, cls = "") => {
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "primary";
-      b.dataset.rematch = "accept";
-      b.dataset.testid = "rematch-accept";
-      b.textContent = t("rematch.accept");
-      box.append(b);
+      b.className = cls;
+      b.dataset.rematch = kind;
+      b.dataset.testid = `rematch-${kind}`;
+      b.textContent = label;
+      return b;
+    };
+    if (waitingMine.length && declined()) {
+      line.textContent = t("rematch.declined", { name: nameOf(rematch.by) });
+      line.dataset.testid = "rematch-declined";
+      box.append(line);
+    } else if (waitingMine.length) {
+      line.textContent = t("rematch.offered", { name: nameOf(rematch.by) });
+      box.append(line, button("accept", t("rematch.accept"), "primary"), button("decline", t("rematch.decline")));
     } else {
-      if (rematch.waiting.length) {
+      // the offer is made (by this player or another): who is still awaited, and the new table
+      const byMe = mineHuman.includes(rematch.by);
+      line.textContent = byMe ? t("rematch.youOffered") : t("rematch.offered", { name: nameOf(rematch.by) });
+      box.append(line);
+      if (others.length) {
         const wait = document.createElement("p");
         wait.className = "muted";
-        wait.textContent = t("rematch.waiting", { names: rematch.waiting.map(nameOf).join(", ") });
+        wait.dataset.testid = "rematch-waiting";
+        wait.textContent = t("rematch.waiting", { names: listWords(others.map(nameOf)) });
         box.append(wait);
       }
       const a = document.createElement("a");
@@ -339,6 +372,27 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
       a.textContent = t(mineHuman.length ? "rematch.open" : "rematch.watch");
       box.append(a);
     }
+  }
+
+  // A rematch this player declined (the server has no word for it yet: the offer stays open for
+  // the others, and this page no longer asks).
+  const DECLINED = "glade.rematch.declined";
+  function declined() {
+    try {
+      return (JSON.parse(localStorage.getItem(DECLINED) || "[]") || []).includes(id);
+    } catch (err) {
+      return false;
+    }
+  }
+  function decline() {
+    let ids = [];
+    try {
+      ids = JSON.parse(localStorage.getItem(DECLINED) || "[]") || [];
+    } catch (err) {
+      ids = [];
+    }
+    localStorage.setItem(DECLINED, JSON.stringify([...new Set([...ids, id])].slice(-50)));
+    renderRematch();
   }
 
   function renderChat() {
@@ -386,14 +440,16 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     const fresh = !rematch;
     rematch = message;
     renderRematch();
-    if (fresh && humanMine().some((s) => message.waiting.includes(s))) {
+    if (fresh && !declined() && humanMine().some((s) => message.waiting.includes(s))) {
       toast(t("rematch.offered", { name: nameOf(message.by) }), "info");
     }
+    // the offer made on this page: once everyone accepted, to the new table
+    if (offeredHere && !message.waiting.length && alive) location.hash = `#/play/${enc(message.id)}`;
   }
 
   async function load() {
     try {
-      const data = await request("GET", `${base}/social`);
+      const data = await api.social(id);
       if (data.clock) onClock({ version: -1, ...data.clock });
       for (const m of data.chat || []) messages.set(m.n, m);
       if (data.rematch) rematch = data.rematch;
@@ -411,7 +467,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     if (!text || sending || seat === null) return;
     sending = true;
     try {
-      const message = await request("POST", `${base}/chat`, tokenOf(seat), { text });
+      const message = await api.chat(id, tokenOf(seat), text);
       input.value = "";
       onChat(message);
     } catch (err) {
@@ -421,20 +477,34 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     }
   }
 
+  // Offer the rematch (or accept it) for each of this browser's seats. The offerer stays at
+  // this table, which says whom the offer waits for, until every other player accepted.
   async function doRematch() {
-    let next = null;
+    let answer = null;
     for (const seat of humanMine()) {
       if (rematch && !rematch.waiting.includes(seat)) continue;
       try {
-        const answer = await request("POST", `${base}/rematch`, tokenOf(seat));
+        answer = await api.rematch(id, tokenOf(seat));
         rememberSeat(answer.id, answer.seat, answer.token); // only this seat's own credential
-        next = answer.id;
       } catch (err) {
         toast(err.message || t("error.network"));
         return;
       }
     }
-    if (next) location.hash = `#/play/${enc(next)}`;
+    if (!answer) return;
+    let status = null;
+    try {
+      status = (await api.social(id)).rematch; // whom the offer waits for now
+    } catch (err) {
+      status = null;
+    }
+    if (status && !status.waiting.length) {
+      location.hash = `#/play/${enc(answer.id)}`;
+      return;
+    }
+    offeredHere = true;
+    if (status) rematch = status;
+    renderRematch();
   }
 
   async function doLeave() {
@@ -446,7 +516,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     }
     leaving = -Infinity;
     try {
-      await request("POST", `${base}/leave`, tokenOf(mySeat()));
+      await api.leave(id, tokenOf(mySeat()));
       toast(t("leave.done"), "info");
     } catch (err) {
       toast(err.message || t("error.network"));
@@ -460,7 +530,8 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     // the bar may sit inside the table (its side column): its clicks reach both listeners
     if (ev.currentTarget === root && panel.contains(el)) return;
     ev.preventDefault();
-    if (el.dataset.rematch !== undefined) doRematch();
+    if (el.dataset.rematch === "decline") decline();
+    else if (el.dataset.rematch !== undefined) doRematch();
     else doLeave();
   }
 
@@ -493,6 +564,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     },
     rerender: renderAll,
     unmount() {
+      alive = false;
       clearInterval(timer);
       root.removeEventListener("click", onClick);
       panel.remove();

@@ -11,15 +11,12 @@
 //                on a click and switches them by tabs on a phone.
 //   data-refusal="sentence" (or '{"code": …, "params": …}') with aria-disabled="true" on what
 //                cannot be played now: a click or tap shows the sentence and sends nothing.
-import { ApiError, LiveSocket, api, seatsFor } from "./api.js";
-import * as harmonies from "./harmonies.js";
-import { esc, lang, refusal, t } from "./i18n.js";
-import * as livingForest from "./living_forest.js";
-import { botLabel } from "./lobby.js";
-import { toast } from "./main.js";
-import { mountSocial } from "./social.js";
-
-const MODULES = { harmonies, "living-forest": livingForest };
+import { seatLabel } from "../base/format.js";
+import { esc, lang, refusal, t } from "../base/i18n.js";
+import { toast } from "../base/ui.js";
+import { GAMES } from "../games/index.js";
+import { ApiError, LiveSocket, api, seatsFor } from "../net/api.js";
+import { mountSocial } from "../parts/social.js";
 
 // The playback pace: seconds a step of someone else's move stays on screen (0: instant).
 export const PACES = [0, 0.25, 0.5, 1, 2];
@@ -32,10 +29,6 @@ export function pace() {
 export function setPace(value) {
   if (PACES.includes(Number(value))) localStorage.setItem(PACE_KEY, String(Number(value)));
 }
-
-// Counters the browser tests read (redraws, pushes, log reads, the steps played back).
-const stats = { redraws: 0, pushes: 0, logReads: 0, steps: [] };
-window.gladeTable = stats;
 
 function canonical(action) {
   const keys = Object.keys(action).sort();
@@ -56,14 +49,14 @@ export async function showTable(root, id, { spectator }) {
 
   let shown = watching ? null : mine[0];
   let state = await api.state(id, tokenOf(shown));
-  const mod = MODULES[state.view.game];
+  const mod = GAMES[state.view.game];
   if (!mod) throw new Error(t("error.unknownGame"));
   await mod.prepare();
-  let names = {};
   let log = [];
   let logVersion = -1; // the version the log is at
   let logLoading = null;
   let busy = false;
+  const queued = []; // your clicks made while one of yours was on its way, oldest first
   let hint = null;
   let hintOn = false;
   let coach = null; // the hint in words: {move, score, win}
@@ -82,23 +75,14 @@ export async function showTable(root, id, { spectator }) {
   const conn = document.getElementById("conn");
   let connState = "online";
 
+  // A seat's name, worked out at each use from the seats the server sent last (so that a bot's
+  // name follows the page's language): a bot level in words, a player's name (kept when a bot
+  // took the seat over), else the name given at creation, else "Player N".
   function nameOf(seat) {
-    if (names[seat]) return names[seat];
-    return t("table.seatN", { n: seat + 1 });
+    const s = (state.seats || []).find((x, i) => (Number.isInteger(x.seat) ? x.seat : i) === seat);
+    const named = s && !(s.kind === "human" && !s.name) ? seatLabel(s) : "";
+    return named || (local.names || {})[seat] || t("table.seatN", { n: seat + 1 });
   }
-
-  function readNames(payload) {
-    const list = payload.seats || payload.players_info || null;
-    if (Array.isArray(list)) {
-      list.forEach((s, i) => {
-        const seat = Number.isInteger(s.seat) ? s.seat : i;
-        const label = s.kind === "bot" && s.bot ? botLabel(String(s.bot)) : s.name || "";
-        if (label) names[seat] = label;
-      });
-    }
-    for (const [seat, name] of Object.entries(local.names || {})) if (!names[seat] && name) names[seat] = name;
-  }
-  readNames(state);
 
   function desiredSeat(st) {
     if (watching) return null;
@@ -138,7 +122,6 @@ export async function showTable(root, id, { spectator }) {
       hintOn = false;
       coach = null;
     }
-    readNames(next);
     state = next;
     mod.syncUi(ui, ctx());
     if (defer) dirty = true;
@@ -159,7 +142,6 @@ export async function showTable(root, id, { spectator }) {
     logLoading = (async () => {
       try {
         const data = await api.log(id);
-        stats.logReads += 1;
         if (data.version >= logVersion) {
           log = number(Array.isArray(data.moves) ? data.moves : [], 0);
           logVersion = data.version;
@@ -197,7 +179,6 @@ export async function showTable(root, id, { spectator }) {
   // ---------------------------------------------------------------- pushes and playback
   function onPush(p) {
     if (!alive) return;
-    stats.pushes += 1;
     pending.push(p);
     drain();
   }
@@ -234,7 +215,6 @@ export async function showTable(root, id, { spectator }) {
       // the push of your own action after its answer, or a seat was named: nothing moved
       const sameSeat = (p.view ? p.view.seat : null) === (state.view ? state.view.seat : null);
       if (sameSeat && JSON.stringify(p.seats) !== JSON.stringify(state.seats)) {
-        readNames(p);
         state = { ...state, seats: p.seats };
         render();
       } else {
@@ -249,7 +229,6 @@ export async function showTable(root, id, { spectator }) {
     // instant pace or Skip: draw once, when the queue is empty
     await accept(p, { defer: !played && pending.length > 0 });
     if (played && handoff === null) {
-      stats.steps.push({ version: p.version, move: entry.move, seat: entry.seat, at: performance.now() });
       await pause(pace() * 1000);
     }
   }
@@ -291,30 +270,66 @@ export async function showTable(root, id, { spectator }) {
   }
 
   // ---------------------------------------------------------------- acting
+  // Your move. A click made while another of yours is on its way waits its turn and is sent
+  // after it, if the table then still offers it. A move the server refuses as stale (the game moved
+  // on: in Living Forest the others draw at the same time) is sent again against the newer
+  // version when that version still offers it: a click that is still legal is never lost.
   async function send(action) {
-    if (busy || watching) return;
+    if (watching) return;
+    if (busy) {
+      queued.push(action);
+      return;
+    }
     busy = true;
     skip(); // your own move ends the playback of the others'
     step = null;
     try {
-      // on the seat's socket when it is open (its answer is the push of the new state, drawn as
-      // every push is), else POST …/actions (its answer is drawn here)
-      const viaSocket = socket.act(tokenOf(shown), action, state.version);
-      const next = viaSocket ? await viaSocket : await api.act(id, tokenOf(shown), action, state.version);
-      if (action.type === "undo") toast(t("table.undone"), "info");
-      if (!viaSocket) await accept(next);
-    } catch (err) {
-      if (err instanceof ApiError && err.status === 409) {
-        toast(t("error.stale"));
-        await resync();
-      } else if (err instanceof ApiError && err.status === 0) {
-        toast(t("error.network"));
-      } else {
-        const sentence = err instanceof ApiError && err.code ? refusal(err.code, wordParams(err.code, err.params), err.message) : err.message;
-        toast(sentence || t("error.refused"));
+      await play(action, shown);
+      while (queued.length && alive) {
+        const next = queued.shift();
+        if ((state.legal_actions || []).some((a) => canonical(a) === canonical(next))) await play(next, shown);
       }
     } finally {
+      queued.length = 0;
       busy = false;
+    }
+  }
+
+  async function play(action, seat) {
+    let version = state.version;
+    for (;;) {
+      try {
+        // on the seat's socket when it is open (its answer is the push of the new state, drawn as
+        // every push is), else POST …/actions (its answer is drawn here)
+        const viaSocket = socket.act(tokenOf(seat), action, version);
+        const next = viaSocket ? await viaSocket : await api.act(id, tokenOf(seat), action, version);
+        if (action.type === "undo") toast(t("table.undone"), "info");
+        if (!viaSocket && next) await accept(next);
+        return;
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 409) {
+          let fresh;
+          try {
+            fresh = await api.state(id, tokenOf(seat));
+          } catch (again) {
+            toast(t("error.network"));
+            return;
+          }
+          const still = (fresh.legal_actions || []).some((a) => canonical(a) === canonical(action));
+          await accept(fresh);
+          if (still && fresh.version > version) {
+            version = fresh.version;
+            continue;
+          }
+          toast(t("table.movedOn"));
+        } else if (err instanceof ApiError && err.status === 0) {
+          toast(t("error.network"));
+        } else {
+          const sentence = err instanceof ApiError && err.code ? refusal(err.code, wordParams(err.code, err.params), err.message) : err.message;
+          toast(sentence || t("error.refused"));
+        }
+        return;
+      }
     }
   }
 
@@ -403,7 +418,8 @@ export async function showTable(root, id, { spectator }) {
   function playbackHtml() {
     const playing = draining && (pending.length > 0 || wake !== null);
     const text = step ? mod.describeLog(step.entry, ctx()) : "";
-    return `<span class="step-text" data-testid="step-line">${esc(text)}</span>${
+    const which = step ? ` data-move="${step.entry.move}" data-seat="${step.seat}"` : "";
+    return `<span class="step-text" data-testid="step-line"${which}>${esc(text)}</span>${
       playing ? `<button type="button" data-skip data-key="skip" data-testid="skip">${esc(t("table.skip"))}</button>` : ""
     }`;
   }
@@ -508,7 +524,6 @@ export async function showTable(root, id, { spectator }) {
 
   function render() {
     if (!alive) return;
-    stats.redraws += 1;
     if (handoff !== null) {
       root.innerHTML = `<section class="panel handoff" data-testid="handoff"><h1>${esc(t("table.passTo", { name: nameOf(handoff) }))}</h1>
         <p>${esc(t("table.passHelp"))}</p><button type="button" class="primary" data-reveal data-key="reveal">${esc(t("table.reveal", { name: nameOf(handoff) }))}</button></section>`;
@@ -675,7 +690,6 @@ export async function showTable(root, id, { spectator }) {
     onStatus: setConn,
     onResync,
   });
-  window.gladeSocket = socket;
   const social = mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf });
 
   mod.syncUi(ui, ctx());

@@ -1,20 +1,27 @@
 // The lobby: my games (whose turn, last move, results), create a table (game, options, seats,
 // hot-seat or online), invite links, open tables.
-import { claimSeat, fetchKeys, me } from "./account.js";
-import { api, rememberNames, seatsFor } from "./api.js";
-import { esc, lang, t } from "./i18n.js";
-import { botRatingText, createRated, loadBotRatings, ratedCheckbox } from "./leaderboard.js";
-import { toast } from "./main.js";
-import { askNotifications, look, notificationsState, onTurns, setSound, soundOn, stopNotifications, turns } from "./notify.js";
-import { clockField, clockOption } from "./social.js";
+import { botLabel, botRatingText, seatLabel, seatTitle } from "../base/format.js";
+import { esc, lang, t } from "../base/i18n.js";
+import { toast } from "../base/ui.js";
+import { api, rememberNames, seatsFor } from "../net/api.js";
+import { askNotifications, look, notificationsState, onTurns, setSound, soundOn, stopNotifications, turns } from "../net/notify.js";
+import { claimSeat, fetchKeys, me } from "../net/session.js";
+import { clockField, clockOption } from "../parts/social.js";
 
 const DEFAULT_BOTS = ["random", "greedy", "mcts:easy", "mcts:normal", "mcts:hard"];
 const FORM_KEY = "glade.lobby";
 
-export function botLabel(spec) {
-  const [base, level] = spec.split(":");
-  const name = t(`bot.${base}`);
-  return level ? `${name} · ${t(`bot.level.${level}`)}` : name;
+// Each bot level's calibrated rating, per game, shown beside it (read once for the page's life).
+let botRatingsRead = null;
+function loadBotRatings() {
+  if (!botRatingsRead) botRatingsRead = api.botRatings().catch(() => ({ games: {} }));
+  return botRatingsRead;
+}
+
+// The "rated table" choice, for a logged-in player (a rated table's seats are accounts').
+function ratedCheckbox(form) {
+  if (!me.user) return "";
+  return `<label class="check"><input type="checkbox" name="rated" data-testid="rated"${form.rated ? " checked" : ""}> ${esc(t("rating.rated"))}</label>`;
 }
 
 function loadForm() {
@@ -51,7 +58,7 @@ export async function showLobby(root) {
       rows.push(`<li class="seat-row">
         <span class="seat-label">${esc(t("lobby.seat", { n: i + 1 }))}</span>
         <select data-seat-kind="${i}" aria-label="${esc(t("lobby.seatKind", { n: i + 1 }))}">${options}</select>
-        <input data-seat-name="${i}" value="${esc(s.name)}" placeholder="${esc(t("lobby.namePlaceholder", { n: i + 1 }))}"
+        <input data-seat-name="${i}" value="${esc(s.name)}" placeholder="${esc(i === form.seats.findIndex((x) => x.kind === "human") && me.user ? me.user.name : t("lobby.namePlaceholder", { n: i + 1 }))}"
           aria-label="${esc(t("lobby.seatName", { n: i + 1 }))}" ${s.kind === "human" ? "" : "hidden"} maxlength="24">
       </li>`);
     }
@@ -150,10 +157,7 @@ export async function showLobby(root) {
     return t("mygames.lastMove", { when });
   }
 
-  function seatName(s) {
-    if (s.kind === "bot") return s.name && s.name !== s.bot ? s.name : botLabel(s.bot || "random");
-    return s.name || t("lobby.free");
-  }
+  const seatName = seatLabel;
 
   function resultText(g) {
     const r = g.result || {};
@@ -166,7 +170,7 @@ export async function showLobby(root) {
   }
 
   function gameRow(g) {
-    const names = (g.seats || []).map(seatName).join(", ");
+    const names = (g.seats || []).map(seatTitle).join(", ");
     const title = `<b>${esc(t(`game.${g.game}`))}</b> · ${esc(names)}`;
     if (g.over) {
       return `<li data-mygame="${esc(g.id)}" data-over="true"><span>${title}<br><span class="muted" data-testid="mygame-result">${esc(resultText(g))}</span></span>
@@ -300,7 +304,9 @@ export async function showLobby(root) {
     // Online, a human seat left without a name stays open: the lobby lists it and its invite asks a name.
     const seats = form.seats.slice(0, form.players).map((s, i) => {
       if (s.kind !== "human") return { kind: "bot", bot: s.kind };
-      const name = s.name.trim() || (online && i !== first ? "" : t("lobby.namePlaceholder", { n: i + 1 }));
+      // this browser's first player is the account's when logged in (its seat is rated as it)
+      const own = i === first && me.user ? me.user.name : "";
+      const name = s.name.trim() || own || (online && i !== first ? "" : t("lobby.namePlaceholder", { n: i + 1 }));
       return name ? { kind: "human", name } : { kind: "human" };
     });
     if (!seats.some((s) => s.kind === "human")) {
@@ -314,7 +320,8 @@ export async function showLobby(root) {
     }
     let made;
     try {
-      made = form.rated && me.user && !solo ? await createRated(form.game, options, seats, clockOption(form.clock)) : await api.create(form.game, options, seats, clockOption(form.clock));
+      const rated = Boolean(form.rated && me.user && !solo);
+      made = await api.create(form.game, options, seats, { clock: clockOption(form.clock), rated });
     } catch (err) {
       toast(err.message || t("error.network"));
       return;
@@ -365,7 +372,7 @@ export async function showLobby(root) {
     } catch (err) {
       openGames = [];
     }
-    const list = root.querySelector(".open-list");
+    const list = root.querySelector("[data-testid=open-list]"); // not My games' lists, above it
     if (list) {
       list.innerHTML = openHtml();
       for (const b of list.querySelectorAll("[data-join]")) b.addEventListener("click", () => join(b.dataset.join));

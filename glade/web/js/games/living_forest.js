@@ -3,12 +3,18 @@
 // spirits compact. Every rule comes from the server: the legal actions, the view's refusals (why
 // an action shown cannot be played), its move previews, its end-of-round record and who reached
 // 12. This file only draws them.
-import { esc, lang, refusal, t } from "./i18n.js";
-import { toast } from "./main.js";
+import { loadJson } from "../base/assets.js";
+import { listWords } from "../base/format.js";
+import { esc, refusal, t } from "../base/i18n.js";
+import { toast } from "../base/ui.js";
 
 const ELEMENTS = ["sun", "water", "plant", "spiral", "flower"];
 // A glyph beside every element so that it never depends on colour alone.
 const ICON = { sun: "☀", water: "≈", plant: "♣", spiral: "↻", flower: "✿" };
+// a rock of the circle by its bonus: the icon of the element that measures the action (as on the
+// action buttons), a fragment as a shard; its word in the legend beside the circle and in the
+// rock's tooltip (the rocks' abbreviated words, "Frag.", "Ext.", had no legend and were 5 px)
+const ROCK_ICON = { attract: "☀", extinguish: "≈", plant: "♣", take_fragment: "◆" };
 const KIND_ELEMENT = { fragment: null, attract: "sun", extinguish: "water", move: "spiral", plant: "plant" };
 // one colour and one shape per seat: the pawn, the panel's badge
 const PAWN = ["#1f5fae", "#b8412c", "#6b3fa0", "#2f7d3a"];
@@ -22,8 +28,7 @@ let LINES = []; // the data file's line bonus entries
 
 export async function prepare() {
   if (DATA) return;
-  const resp = await fetch(new URL("../data/living-forest-cards.json", import.meta.url));
-  DATA = await resp.json();
+  DATA = await loadJson("data/living-forest-cards.json");
   const add = (level) => (c) => (CARD[c.name] = { ...c, level });
   DATA.starting_deck.cards.forEach(add(0));
   ["level1", "level2", "level3"].forEach((key, i) => DATA.guardian_animals[key].forEach(add(i + 1)));
@@ -54,10 +59,18 @@ function installRefusalFallback() {
   });
 }
 
+// A refusal's params as the page numbers things: forest rows and columns, and the centre's
+// fires, counted from 1 (the engine counts from 0). For the table shell too.
+export function refusalParams(code, params) {
+  const out = { ...(params || {}) };
+  for (const k of ["row", "column", "index"]) if (Number.isInteger(out[k])) out[k] += 1;
+  return out;
+}
+
 function refusalText(json) {
   try {
     const r = JSON.parse(json);
-    return refusal(r.code, r.params, t("error.refused"));
+    return refusal(r.code, refusalParams(r.code, r.params), t("error.refused"));
   } catch (err) {
     return t("error.refused");
   }
@@ -67,10 +80,7 @@ function refusalText(json) {
 const cardName = (name) => t(`lfcard.${name}`);
 const act = (a) => esc(JSON.stringify(a));
 const elName = (e) => t(`lf.el.${e}`);
-const list = (items) => {
-  if (typeof Intl !== "undefined" && Intl.ListFormat) return new Intl.ListFormat(lang(), { style: "long", type: "conjunction" }).format(items);
-  return items.join(", ");
-};
+const list = listWords;
 
 function elIcon(e, n, { big = false } = {}) {
   return `<span class="el el-${e}${big ? " big" : ""}" title="${esc(elName(e))}"><span class="el-glyph" aria-hidden="true">${ICON[e]}</span><span class="sr-only">${esc(elName(e))}</span><b>${n}</b></span>`;
@@ -294,15 +304,22 @@ export function describeLog(entry, c) {
     default:
       text = t(`lf.did.${a.type}`);
   }
-  text = `${c.nameOf(entry.seat)}: ${text}`;
-  if (ch && ch.revealed) text += ` — ${t("lf.log.roundEnd")}${ch.revealed.length ? ` (${t("lf.log.revealed", { cards: ch.revealed.map(cardName).join(", ") })})` : ""}`;
+  text = t("log.line", { name: c.nameOf(entry.seat), text });
+  if (ch && ch.revealed) {
+    const end = ch.revealed.length ? t("log.aside", { text: t("lf.log.roundEnd"), aside: t("lf.log.revealed", { cards: list(ch.revealed.map(cardName)) }) }) : t("lf.log.roundEnd");
+    text += ` — ${end}`;
+  }
   return text;
 }
 
 // ------------------------------------------------------------------ your forest and theirs
-function treeTile(id) {
+// A Protective Tree: its cost and what it gives. In a forest cell (`inCell`) the cost goes by the
+// tree glyph, the words for a screen reader, so that it fits the cell in every language.
+function treeTile(id, { inCell = false } = {}) {
   const tree = TREE[id];
-  return `<b class="tree-cost">${esc(t("lf.treeCost", { cost: tree.cost }))}</b><span class="tree-gives">${Object.entries(tree.gives)
+  const words = t("lf.treeCost", { cost: tree.cost });
+  const cost = inCell ? `<span aria-hidden="true">♣${tree.cost}</span><span class="sr-only">${esc(words)}</span>` : esc(words);
+  return `<b class="tree-cost" title="${esc(words)}">${cost}</b><span class="tree-gives">${Object.entries(tree.gives)
     .map(([e, n]) => elIcon(e, n))
     .join("")}</span>`;
 }
@@ -314,13 +331,15 @@ function cornerText(c, short = false) {
   return [name, ...plus].join(" ");
 }
 
-function linesHtml() {
-  const items = LINES.map((line) => {
-    const where = line.column ? t("lf.lineColumn", { n: line.column }) : t("lf.lineRow", { n: line.row });
-    const gives = Object.entries(line.gives).map(([e, v]) => elIcon(e, v));
-    return `<li>${esc(where)} ${gives.join(" ")}</li>`;
-  });
-  return `<ul class="muted lines" aria-label="${esc(t("lf.lineBonusesTitle"))}">${items.join("")}</ul>`;
+// A corner's bonus in its cell: the action on one line, what it adds on the next.
+function cornerCell(c) {
+  const name = t(`lf.bonusShort.${c.bonus}`);
+  const plus = c.count ? `×${c.count}` : Object.entries(c.plus || {}).map(([e, v]) => `+${v}${ICON[e]}`).join(" ");
+  return `<span class="corner-name">${esc(name)}</span><span class="corner-plus">${esc(plus)}</span>`;
+}
+
+function lineWhere(line) {
+  return line.column ? t("lf.lineColumn", { n: line.column }) : t("lf.lineRow", { n: line.row });
 }
 
 function forestHtml(spirit, c, own, h) {
@@ -329,20 +348,30 @@ function forestHtml(spirit, c, own, h) {
   if (own && c.ui.tree) for (const a of c.legal) if (a.type === "plant" && a.tree === c.ui.tree) plants.set(`${a.row},${a.column}`, a);
   const cells = [];
   const cols = spirit.forest[0].length;
+  // a column's or row's number carries what filling it gives (the line bonuses), said in words
+  // to a screen reader in the forest's label
+  const lineGives = (line) => Object.entries(line.gives).map(([e, v]) => `<span class="line-gives el-${e}" title="${esc(`${lineWhere(line)}: ${elName(e)} +${v}`)}">${ICON[e]}${v}</span>`).join("");
+  const lineOf = (kind, n) => LINES.find((line) => line[kind] === n);
   if (own) {
     cells.push(`<span class="coord corner" aria-hidden="true"></span>`);
-    for (let col = 0; col < cols; col++) cells.push(`<span class="coord" aria-hidden="true">${col + 1}</span>`);
+    for (let col = 0; col < cols; col++) {
+      const line = lineOf("column", col + 1);
+      cells.push(`<span class="coord${line ? " has-line" : ""}" aria-hidden="true">${col + 1}${line ? lineGives(line) : ""}</span>`);
+    }
   }
   spirit.forest.forEach((row, r) => {
-    if (own) cells.push(`<span class="coord" aria-hidden="true">${r + 1}</span>`);
+    if (own) {
+      const line = lineOf("row", r + 1);
+      cells.push(`<span class="coord${line ? " has-line" : ""}" aria-hidden="true">${r + 1}${line ? lineGives(line) : ""}</span>`);
+    }
     row.forEach((tree, col) => {
       const key = `${r},${col}`;
       const a = plants.get(key);
       const bonus = CORNERS[key] ? cornerText(CORNERS[key]) : "";
       let inner;
       if (tree === "start") inner = `<b class="tree-glyph" aria-hidden="true" title="${esc(t("lf.startTree"))}">♣</b><span class="sr-only">${esc(t("lf.startTree"))}</span>`;
-      else if (tree) inner = treeTile(tree);
-      else inner = bonus ? `<span class="corner-bonus" title="${esc(bonus)}"><span aria-hidden="true">${esc(cornerText(CORNERS[key], true))}</span><span class="sr-only">${esc(bonus)}</span></span>` : "";
+      else if (tree) inner = treeTile(tree, { inCell: true });
+      else inner = bonus ? `<span class="corner-bonus" title="${esc(bonus)}"><span aria-hidden="true" class="corner-words">${cornerCell(CORNERS[key])}</span><span class="sr-only">${esc(bonus)}</span></span>` : "";
       const where = t("lf.cell", { row: r + 1, column: col + 1 });
       let attrs = ` aria-label="${esc(where)}"`;
       if (a) attrs = ` data-act="${act(a)}" data-key="plant-${key}" tabindex="0" role="button" aria-label="${esc(`${where}: ${describeAction(a)}`)}"`;
@@ -352,7 +381,8 @@ function forestHtml(spirit, c, own, h) {
       cells.push(`<div class="${cls.filter(Boolean).join(" ")}" data-slot="${key}"${attrs}>${inner}</div>`);
     });
   });
-  return `<div class="forest ${own ? "with-coords" : ""}" role="group" aria-label="${esc(t("lf.forest"))}">${cells.join("")}</div>${own ? linesHtml() : ""}`;
+  const label = own ? `${t("lf.forest")}. ${t("lf.lineBonusesTitle")}: ${LINES.map((line) => `${lineWhere(line)} ${Object.entries(line.gives).map(([e, v]) => `${elName(e)} +${v}`).join(", ")}`).join("; ")}` : t("lf.forest");
+  return `<div class="forest ${own ? "with-coords" : ""}" role="group" aria-label="${esc(label)}" data-testid="${own ? "my-forest" : ""}">${cells.join("")}</div>`;
 }
 
 function progressHtml(spirit, c) {
@@ -371,6 +401,13 @@ function helpLineHtml(spirit, c, own, h) {
   const last = spirit.help_line.length - 1;
   const fresh = (i) => h.help && h.seat === spirit.seat && i === last;
   return `<div class="cards help-line${own ? "" : " small"}">${spirit.help_line.map((name, i) => cardHtml({ name }, { mini: !own, fresh: fresh(i) })).join("")}</div>`;
+}
+
+// Another spirit's help line in words, for its compact board (the cards show when enlarged).
+function helpNamesHtml(spirit, h) {
+  const names = spirit.help_line.map(cardName);
+  const fresh = h.help && h.seat === spirit.seat ? " fresh" : "";
+  return `<p class="help-names${fresh}" data-testid="help-names"><span class="muted">${esc(t("lf.helpLine"))}:</span> ${esc(names.length ? list(names) : "—")}</p>`;
 }
 
 function statsHtml(spirit, c, h) {
@@ -465,6 +502,7 @@ function spiritPanel(c, spirit, own, h) {
     <div class="spirit-els">${elementsHtml(spirit.elements, { zero: true })}</div>
     ${own ? actionBar(c) : ""}
     ${statsHtml(spirit, c, h)}
+    ${own ? "" : helpNamesHtml(spirit, h)}
     <div class="spirit-body">
       <div class="help-wrap"><h3>${esc(t("lf.helpLine"))}</h3>${helpLineHtml(spirit, c, own, h)}</div>
       <div class="forest-wrap"><h3>${esc(t("lf.forest"))}</h3>${forestHtml(spirit, c, own, h)}</div>
@@ -517,8 +555,8 @@ function circleHtml(c, h) {
       return `<g class="rock rock-${r.bonus}${m ? " landing" : ""}" data-rock="${r.rock}"${attrs} aria-label="${esc(label)}">
         <circle cx="${x}" cy="${Number(y) + 3}" r="21" class="rock-shadow"/>
         <circle cx="${x}" cy="${y}" r="21" class="rock-disc"/>
-        <text x="${x}" y="${(Number(y) - 2).toFixed(1)}" text-anchor="middle" dominant-baseline="central" class="rock-label">${esc(t(`lf.bonusShort.${r.bonus}`))}</text>
-        <text x="${x}" y="${(Number(y) + 11).toFixed(1)}" text-anchor="middle" class="rock-n">${r.rock + 1}</text>
+        <text x="${x}" y="${(Number(y) - 3).toFixed(1)}" text-anchor="middle" dominant-baseline="central" class="rock-icon" aria-hidden="true">${ROCK_ICON[r.bonus]}</text>
+        <text x="${x}" y="${(Number(y) + 13).toFixed(1)}" text-anchor="middle" class="rock-n">${r.rock + 1}</text><title>${esc(label)}</title>
         ${m ? `<text x="${x}" y="${(Number(y) - 26).toFixed(1)}" text-anchor="middle" class="landing-n">+${m.steps}</text>` : ""}</g>`;
     })
     .join("");
@@ -560,8 +598,8 @@ function circleHtml(c, h) {
         .join(" ")
     : `<span class="muted">${esc(t("lf.noFire"))}</span>`;
   return `<section class="panel circle-panel" aria-labelledby="circle-title"><h2 id="circle-title">${esc(t("lf.circle"))}</h2>
-    ${ring}<p class="centre-line">${esc(t("lf.centreFires"))}: ${centre}</p>
-    <p class="muted">${esc(t("lf.sacredTree", { name: c.nameOf(v.sacred_tree) }))}</p></section>`;
+    <div class="ring-wrap">${ring}<div class="ring-side"><p class="ring-legend" aria-hidden="true">${Object.entries(ROCK_ICON).map(([bonus, icon]) => `<span class="rock-${bonus}"><b>${icon}</b> ${esc(t(`lf.bonus.${bonus}`))}</span>`).join(" ")}</p><p class="centre-line">${esc(t("lf.centreFires"))}: ${centre}</p>
+    <p class="muted">${esc(t("lf.sacredTree", { name: c.nameOf(v.sacred_tree) }))}</p></div></div></section>`;
 }
 
 // What the last end of round did, as the engine recorded it.
@@ -583,7 +621,7 @@ function summaryHtml(c, h) {
   }
   if (s.varans_short) lines.push(`<li>${esc(t("lf.sum.varansShort"))}</li>`);
   const taken = s.taken.reduce((x, y) => x + y, 0);
-  let fires = s.fires_added.length ? t("lf.sum.firesAdded", { n: s.fires_added.length, fires: s.fires_added.join(", "), animals: taken }) : t("lf.sum.noFireAdded");
+  let fires = s.fires_added.length ? t("lf.sum.firesAdded", { n: s.fires_added.length, fires: list(s.fires_added.map(String)), animals: taken }) : t("lf.sum.noFireAdded");
   if (s.fires_capped) fires += ` ${t("lf.sum.capped")}`;
   if (s.centre_refired) fires += ` ${t("lf.sum.refired", { value: s.centre_refired })}`;
   lines.push(`<li data-testid="lf-sum-fires" data-fires="${s.fires_added.join(",")}">${esc(fires)}</li>`);
@@ -602,7 +640,7 @@ export function controls() {
 export function render(c) {
   const v = c.view;
   const h = highlightOf(c);
-  const me = c.seat === null ? v.current ?? v.sacred_tree ?? 0 : c.seat;
+  const me = c.seat === null ? (Number.isInteger(c.focus) ? c.focus : v.current ?? v.sacred_tree ?? 0) : c.seat;
   const others = v.spirits.filter((s) => s.seat !== me).map((s) => spiritPanel(c, s, false, h)).join("");
   const zoom = c.ui && c.ui.zoom ? zoomHtml(c.ui.zoom) : "";
   return `<div class="lf-table players-${v.spirits.length}${h.seat !== null ? " lf-stepping" : ""}">
@@ -613,13 +651,21 @@ export function render(c) {
 }
 
 // ------------------------------------------------------------------ scores and the end
-function breakdownTable(c, rows) {
-  const head = rows.map((_, s) => `<th scope="col"><span aria-hidden="true">${SHAPE[s]}</span> ${esc(c.nameOf(s))}</th>`).join("");
+// The scores by seat. Three or four players in the narrow side column: each column headed by the
+// seat's shape, the names whole in a line under the table (never cut or broken inside a word).
+function breakdownTable(c, rows, { wide = false } = {}) {
+  const marks = rows.length > 2 && !wide;
+  const head = rows
+    .map((_, s) => `<th scope="col" title="${esc(c.nameOf(s))}"><span aria-hidden="true">${SHAPE[s]}</span>${marks ? `<span class="sr-only">${esc(c.nameOf(s))}</span>` : `&nbsp;<span class="name">${esc(c.nameOf(s))}</span>`}</th>`)
+    .join("");
+  const legend = marks
+    ? `<p class="score-names" aria-hidden="true">${rows.map((_, s) => `<span class="score-name">${SHAPE[s]} ${esc(c.nameOf(s))}</span>`).join(" ")}</p>`
+    : "";
   let body = ["trees", "fires", "flowers"]
     .map((k) => `<tr><th scope="row">${esc(kindWord(k))}</th>${rows.map((r) => `<td class="${r[k] >= (c.view.target || 12) ? "reached" : ""}">${r[k]}</td>`).join("")}</tr>`)
     .join("");
   body += `<tr class="total"><th scope="row">${esc(t("lf.total"))}</th>${rows.map((r, s) => `<td data-total-seat="${s}">${r.total}</td>`).join("")}</tr>`;
-  return `<table class="breakdown lf-breakdown"><thead><tr><td></td>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  return `<table class="breakdown lf-breakdown players-${rows.length}"><thead><tr><td></td>${head}</tr></thead><tbody>${body}</tbody></table>${legend}`;
 }
 
 export function scores(c) {
@@ -641,7 +687,7 @@ export function endScreen(c) {
     const totals = list(reached.map((r) => t("lf.end.totalOf", { name: c.nameOf(r.seat), n: r.total })));
     tie = `<p class="tiebreak" data-testid="lf-tiebreak">${esc(t("lf.end.tiebreak"))} ${esc(totals)}${winners.length > 1 ? ` ${esc(t("lf.end.stillTied"))}` : ""}</p>`;
   }
-  return `<p class="headline" data-testid="winner">${esc(headline)}</p><ul class="end-why" data-testid="lf-end-why">${why}</ul>${tie}${breakdownTable(c, result.breakdown)}`;
+  return `<p class="headline" data-testid="winner">${esc(headline)}</p><ul class="end-why" data-testid="lf-end-why">${why}</ul>${tie}${breakdownTable(c, result.breakdown, { wide: true })}`;
 }
 
 // Replays draw the server's past views with the same drawing (replay.js asks for them).

@@ -1,8 +1,8 @@
 // "Your turn": the tab title and favicon show when it is this player's turn in any of their
 // games; an optional sound and optional browser notifications (asked for by a button, never by
 // default) announce a new turn. The games are looked at every few seconds (myGames).
-import { myGames } from "./account.js";
-import { t } from "./i18n.js";
+import { myGames } from "./session.js";
+import { t } from "../base/i18n.js";
 
 const EVERY = 10000;
 const SOUND = "glade.sound";

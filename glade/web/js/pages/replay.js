@@ -1,20 +1,18 @@
 // The replay page: step through a game's public log, move by move. Every position is the server's
 // (GET /api/games/{id}/past/{move}, the engine replaying the log), drawn by the game's own table
 // drawing, so the page keeps no copy of any rule.
-import { api } from "./api.js";
-import * as harmonies from "./harmonies.js";
-import { esc, t } from "./i18n.js";
-import * as livingForest from "./living_forest.js";
-import { botLabel } from "./lobby.js";
-import { chartSvg, fetchBest, fetchReview, markLabel, moveWords, unitLabel } from "./review.js";
+import { botLabel } from "../base/format.js";
+import { esc, t } from "../base/i18n.js";
+import { GAMES } from "../games/index.js";
+import { api } from "../net/api.js";
+import { chartSvg, markLabel, moveWords, unitLabel } from "../parts/review_view.js";
 
-const MODULES = { harmonies, "living-forest": livingForest };
 const PACE_MS = 700; // one move a step while playing
 const AHEAD = 2; // positions fetched ahead of the one shown, so that stepping forward is smooth
 
 export async function showReplay(root, id, startAt) {
   const [log, final] = await Promise.all([api.log(id), api.state(id)]);
-  const mod = MODULES[final.game || final.view.game];
+  const mod = GAMES[final.game || final.view.game];
   await mod.prepare();
   const moves = log.moves || [];
   const total = moves.length;
@@ -56,7 +54,7 @@ export async function showReplay(root, id, startAt) {
   let step = total;
   if (startAt !== undefined && /^\d+$/.test(String(startAt))) step = Math.min(total, Number(startAt));
   let reviewed = null; // the stored review of this game, once the server has one
-  if (over) fetchReview(id).then((b) => { if (b.status === "done") { reviewed = b.review; render(); } }).catch(() => {});
+  if (over) api.review(id).then((b) => { if (b.status === "done") { reviewed = b.review; render(); } }).catch(() => {});
   let timer = null;
   let failed = null; // the message of a position that could not be read
   const ui = mod.newUi();
@@ -73,7 +71,10 @@ export async function showReplay(root, id, startAt) {
     const pos = positions.get(n);
     return pos && !(pos instanceof Promise) ? pos : null; // the view, once it is here
   };
-  const context = (view, u = ui) => ({ state: { version: step, to_act: view.to_act || [], view }, view, legal: [], seat: null, mine: [], watching: true, nameOf, ui: u, hint: null });
+  // a position as the table draws it for a spectator, with the board of `focus` large: the seat of
+  // the move shown (the replay follows whoever moved; a review's alternative is that seat's too)
+  const mover = () => (step > 0 ? moves[step - 1].seat : null);
+  const context = (view, u = ui, focus = mover()) => ({ state: { version: step, to_act: view.to_act || [], view }, view, legal: [], seat: null, focus, mine: [], watching: true, nameOf, ui: u, hint: null });
 
   // The review's decisions by the log position their move ends at, and the positions after each
   // one's best alternative (from the server, which replays the game to it), once asked for.
@@ -83,7 +84,7 @@ export async function showReplay(root, id, startAt) {
     if (!bests.has(turn.index)) {
       bests.set(
         turn.index,
-        fetchBest(id, turn.index).then(
+        api.reviewBest(id, turn.index).then(
           (data) => {
             bests.set(turn.index, data.view);
             if (step === turn.log[1]) render();
@@ -100,7 +101,8 @@ export async function showReplay(root, id, startAt) {
   function reviewLine() {
     const turn = turnAt(step);
     if (!turn) return "";
-    const best = moveWords(reviewed.game, (turn.is_best ? turn.played : turn.best).actions);
+    if (!loaded(turn.log[0])) fetchPosition(turn.log[0]).then(render, () => {}); // for the names
+    const best = moveWords(reviewed.game, (turn.is_best ? turn.played : turn.best).actions, loaded(turn.log[0]));
     return `<p class="review-mark mark-${esc(turn.mark)}" data-testid="replay-mark"><span class="mark mark-${esc(turn.mark)}">${esc(markLabel(turn.mark))}</span> ${esc(t("review.here", { mark: markLabel(turn.mark), loss: turn.loss.toFixed(1), unit: unitLabel(reviewed), best }))}</p>`;
   }
 
@@ -115,13 +117,13 @@ export async function showReplay(root, id, startAt) {
     if (alt) {
       const altUi = mod.newUi();
       mod.resetUi(altUi);
-      if (before) mod.render(context(before, altUi)); // marks what the alternative changed
-      altBoard = mod.render(context(alt, altUi));
+      if (before) mod.render(context(before, altUi, turn.seat)); // marks what the alternative changed
+      altBoard = mod.render(context(alt, altUi, turn.seat));
     } else if (!before) fetchPosition(turn.log[0]).then(render, () => {});
     const col = "flex:1 1 420px;min-width:0";
     return `<div class="review-compare" data-testid="review-compare" style="display:flex;flex-wrap:wrap;gap:12px;align-items:flex-start">
-      <section style="${col}" data-testid="compare-played"><h3 style="font-size:1rem;margin:0 0 6px">${esc(t("review.boardPlayed"))}: ${esc(moveWords(reviewed.game, turn.played.actions))}</h3>${board}</section>
-      <section style="${col}" data-testid="compare-best" data-loaded="${alt ? "yes" : "no"}"><h3 style="font-size:1rem;margin:0 0 6px">${esc(t("review.boardBest"))}: ${esc(moveWords(reviewed.game, turn.best.actions))}</h3>${altBoard}</section>
+      <section style="${col}" data-testid="compare-played" data-seat="${turn.seat}"><h3 style="font-size:1rem;margin:0 0 6px">${esc(t("review.boardPlayed"))}: ${esc(moveWords(reviewed.game, turn.played.actions, before))}</h3>${board}</section>
+      <section style="${col}" data-testid="compare-best" data-seat="${turn.seat}" data-loaded="${alt ? "yes" : "no"}"><h3 style="font-size:1rem;margin:0 0 6px">${esc(t("review.boardBest"))}: ${esc(moveWords(reviewed.game, turn.best.actions, before))}</h3>${altBoard}</section>
     </div>`;
   }
 
@@ -167,7 +169,7 @@ export async function showReplay(root, id, startAt) {
         </div>
         <p class="replay-move status-line" aria-live="polite" data-testid="replay-move">${esc(said)}</p>
         ${reviewLine()}
-        ${reviewed ? `<div class="replay-chart" data-testid="replay-chart">${chartSvg(reviewed, id, { inPlace: true, current: step })}</div>` : ""}
+        ${reviewed ? `<div class="replay-chart" data-testid="replay-chart">${chartSvg(reviewed, id, { inPlace: true, current: step, nameOf, width: Math.min(720, (root.clientWidth || 700) - 40) })}</div>` : ""}
       </section>
       <div class="play">${board}${last && c && c.view.result ? `<section class="panel end-inline"><h2>${esc(t("end.title"))}</h2>${mod.endScreen(c)}</section>` : ""}</div>
       <aside class="side">

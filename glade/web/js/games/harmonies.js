@@ -3,16 +3,17 @@
 // aria-disabled="true" and data-refusal (the engine's refusal code and params, from the view's
 // "refusals"), which the shell turns into a sentence. During playback the shell passes c.step
 // ({entry, seat}: one item of the public log) and the table marks what that step changed.
-import { COLORS, GLYPH, cellLabel, centre, cube, hexPoints, stack, topY, viewBox } from "./hex.js";
-import { esc, refusal, t } from "./i18n.js";
+import { GLYPH, cellLabel, centre, cube, hexPoints, stack, topY, viewBox } from "./hex.js";
+import { loadJson } from "../base/assets.js";
+import { listWords } from "../base/format.js";
+import { esc, refusal, t } from "../base/i18n.js";
 
 let DATA = null; // harmonies-cards.json: boards and the card data (habitats, point tracks)
 const CARDS = {};
 
 export async function prepare() {
   if (DATA) return;
-  const resp = await fetch(new URL("../data/harmonies-cards.json", import.meta.url));
-  DATA = await resp.json();
+  DATA = await loadJson("data/harmonies-cards.json");
   for (const c of DATA.animals) CARDS[c.id] = { ...c, spirit: false };
   for (const c of DATA.spirits) CARDS[c.id] = { ...c, spirit: true };
 }
@@ -28,7 +29,7 @@ export function boardCells(side) {
 export { cellLabel };
 export const cardName = (id) => t(`card.${id}`);
 const colourName = (c) => t(`colour.${c}`);
-const tokenWords = (tokens) => tokens.map((c) => `${GLYPH[c] || ""} ${colourName(c)}`).join(", ");
+const tokenWords = (tokens) => listWords(tokens.map((c) => `${GLYPH[c] || ""} ${colourName(c)}`));
 const act = (a) => esc(JSON.stringify(a));
 const refusalOf = (c, kind) => (c.view.refusals || {})[kind] || null;
 const refusalAttrs = (r) => (r ? ` aria-disabled="true" data-refusal="${esc(JSON.stringify({ code: r.code, params: r.params || {} }))}"` : "");
@@ -101,7 +102,9 @@ function triggerSentences(c, kind) {
   if (!trig) return [];
   const solo = v.players === 1 ? ".solo" : "";
   const name = c.nameOf(trig.seat);
-  return (trig.reasons || [trig.reason]).map((why) => t(`h.${kind}${solo}.${why}`, { name, n: trig.empty_cells }));
+  // a board with no empty cell left is full, not "nearly full (0 empty cells left)"
+  const full = (why) => (why === "board" && trig.empty_cells === 0 ? "boardFull" : why);
+  return (trig.reasons || [trig.reason]).map((why) => t(`h.${kind}${solo}.${full(why)}`, { name, n: trig.empty_cells }));
 }
 
 // The "last round" sentence from the moment the end is triggered until the end, or null.
@@ -189,16 +192,16 @@ function didText(entry) {
 }
 
 export function describeLog(entry, c) {
-  let text = `${c.nameOf(entry.seat)}: ${didText(entry)}`;
+  let text = t("log.line", { name: c.nameOf(entry.seat), text: didText(entry) });
   const ch = entry.chance;
   const type = entry.action.type;
   if (ch && type === "discard_card" && ch.cards && ch.cards.length) {
-    text += ` (${t("h.log.revealed", { cards: ch.cards.map(cardName).join(", ") })})`;
+    text = t("log.aside", { text, aside: t("h.log.revealed", { cards: listWords(ch.cards.map(cardName)) }) });
   } else if (ch && type === "end_turn") {
     const extra = [];
     if (ch.tokens && ch.tokens.length) extra.push(t("h.log.refilled", { tokens: tokenWords(ch.tokens) }));
-    if (ch.cards && ch.cards.length) extra.push(t("h.log.newCards", { cards: ch.cards.map(cardName).join(", ") }));
-    if (extra.length) text += ` (${extra.join("; ")})`;
+    if (ch.cards && ch.cards.length) extra.push(t("h.log.newCards", { cards: listWords(ch.cards.map(cardName)) }));
+    if (extra.length) text = t("log.aside", { text, aside: extra.join(t("log.separator")) });
   }
   return text;
 }
@@ -381,7 +384,7 @@ function centralHtml(c, marks) {
       // during playback, the space just emptied still shows, faded, the tokens that were taken
       if (step && marks.type === "take_tokens" && marks.taken) chips = `<span class="taken" data-testid="taken-tokens">${marks.taken.map((col) => tokenChip(col)).join("")}</span>`;
       const label = tokens.length
-        ? t("h.spaceTokens", { n: i + 1, tokens: tokens.map(colourName).join(", ") })
+        ? t("h.spaceTokens", { n: i + 1, tokens: listWords(tokens.map(colourName)) })
         : t("h.spaceEmpty", { n: i + 1 });
       const cls = `space${step ? " step" : ""}`;
       if (legal.has(i)) {
@@ -526,7 +529,8 @@ function pointsOf(board) {
 
 export function render(c) {
   const v = c.view;
-  const me = c.seat === null ? 0 : c.seat;
+  // a spectator (and the replay) sees the board of c.focus large, when given
+  const me = c.seat === null ? (Number.isInteger(c.focus) ? c.focus : 0) : c.seat;
   const myTurn = c.seat !== null && v.current === c.seat;
   const marks = stepMarks(c);
   let legalToken = null;
@@ -548,7 +552,7 @@ export function render(c) {
   if (c.hint) hintCells = new Set(c.hint.filter((a) => a.cell).map((a) => a.cell));
   const stepCellsOf = (seat) => (marks.seat === seat ? marks.cells : null);
   const board = v.boards[me];
-  const mineLabel = c.seat === null ? c.nameOf(0) : t("h.yourBoard");
+  const mineLabel = c.seat === null ? c.nameOf(me) : t("h.yourBoard");
   const others = v.boards
     .map((b, s) => ({ b, s }))
     .filter(({ s }) => s !== me)
@@ -582,13 +586,23 @@ function categoryLabel(cat, side) {
   return t(`h.cat.${cat}`);
 }
 
+// The scores by seat. Three or four players in the narrow side column (not the end screen): each
+// column headed by the seat's number, the names whole in a line under the table.
 function breakdownTable(c, rows, { result = null } = {}) {
   const v = c.view;
   const side = v.options.side || "A";
   const seats = rows.map((_, s) => s);
+  const marks = rows.length > 2 && !result;
   const head = seats
-    .map((s) => `<th scope="col" class="${v.current === s ? "active" : ""}" title="${esc(c.nameOf(s))}"><span class="name">${v.current === s ? "▶ " : ""}${esc(c.nameOf(s))}</span></th>`)
+    .map((s) => {
+      const turn = v.current === s && !result ? "▶\u00a0" : "";
+      const label = marks ? `<span class="seat-mark">${s + 1}</span><span class="sr-only">${esc(c.nameOf(s))}</span>` : `<span class="name">${esc(c.nameOf(s))}</span>`;
+      return `<th scope="col" class="${v.current === s ? "active" : ""}${marks ? " mark-head" : ""}" title="${esc(c.nameOf(s))}">${turn}${label}</th>`;
+    })
     .join("");
+  const legend = marks
+    ? `<p class="score-names" aria-hidden="true">${seats.map((s) => `<span class="score-name"><span class="seat-mark">${s + 1}</span> ${esc(c.nameOf(s))}</span>`).join(" ")}</p>`
+    : "";
   const cats = CATEGORIES.filter((cat) => cat !== "spirit" || v.options.spirits);
   let body = cats
     .map((cat) => `<tr><th scope="row">${esc(categoryLabel(cat, side))}</th>${rows.map((r) => `<td>${r[cat] ?? 0}</td>`).join("")}</tr>`)
@@ -600,7 +614,7 @@ function breakdownTable(c, rows, { result = null } = {}) {
   if (result && result.tiebreak && v.players > 1) {
     body += `<tr class="tiebreak-row"><th scope="row">${esc(t("h.cat.cubes"))}</th>${result.tiebreak.map((n) => `<td>${n}</td>`).join("")}</tr>`;
   }
-  return `<table class="breakdown h-breakdown players-${rows.length}"><thead><tr><td></td>${head}</tr></thead><tbody>${body}</tbody></table>`;
+  return `<table class="breakdown h-breakdown players-${rows.length}${result ? " final" : ""}"><thead><tr><td></td>${head}</tr></thead><tbody>${body}</tbody></table>${legend}`;
 }
 
 // Solo: the sun track as it stands (suns are counted at the end: the score's threshold plus the
@@ -631,7 +645,7 @@ export function endScreen(c) {
   const winners = result.winners.map(c.nameOf);
   let headline;
   if (v.players === 1) headline = t("end.soloScore", { n: result.scores[0], suns: result.suns });
-  else if (winners.length > 1) headline = t("end.shared", { names: winners.join(", ") });
+  else if (winners.length > 1) headline = t("end.shared", { names: listWords(winners) });
   else headline = t("end.winner", { name: winners[0] });
   const why = triggerSentences(c, "end")
     .map((s) => `<p class="end-why" data-testid="end-why">${esc(s)}</p>`)
@@ -640,7 +654,7 @@ export function endScreen(c) {
   if (v.players > 1) {
     const best = Math.max(...result.scores);
     const tied = result.scores.filter((s) => s === best).length;
-    if (tied > 1 && winners.length === 1) tie = `<p class="tiebreak" data-testid="tiebreak">${esc(t("end.tiebreak", { names: winners.join(", ") }))}</p>`;
+    if (tied > 1 && winners.length === 1) tie = `<p class="tiebreak" data-testid="tiebreak">${esc(t("end.tiebreak", { names: listWords(winners) }))}</p>`;
     else if (tied > 1) tie = `<p class="tiebreak" data-testid="tiebreak">${esc(t("h.end.tieShared"))}</p>`;
     else tie = `<p class="tiebreak muted" data-testid="tiebreak">${esc(t("h.end.noTie"))}</p>`;
   }

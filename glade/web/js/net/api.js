@@ -1,6 +1,7 @@
-import { lang, refusal, t } from "./i18n.js";
+// The web API of `glade serve`: the only module that talks to the server (HTTP and the table's
+// WebSocket), with the one CSRF token of the session; and the seat credentials this browser keeps.
+import { lang, refusal, t } from "../base/i18n.js";
 
-// The web API of `glade serve` (contract: POST/GET games, actions, log, WebSocket) and local seat tokens.
 export class ApiError extends Error {
   constructor(status, message, data) {
     super(message);
@@ -11,8 +12,9 @@ export class ApiError extends Error {
   }
 }
 
-// The CSRF token of the logged-in session (account.js sets it): sent with every request that
-// changes something, as the server asks of requests its session cookie authenticates.
+// The CSRF token of the logged-in session (net/session.js sets it from the account's answers):
+// sent with every request that changes something, as the server asks of requests its session
+// cookie authenticates.
 let csrf = null;
 export function setCsrf(token) {
   csrf = token || null;
@@ -65,18 +67,44 @@ export function refusalText(status, data, message) {
   return english && message ? message : generic;
 }
 
+const enc = encodeURIComponent;
+const game = (id, rest = "") => `/api/games/${enc(id)}${rest}`;
+
 export const api = {
-  create: (game, options, seats, clock) =>
-    call("POST", "/api/games", { body: clock ? { game, options, seats, clock } : { game, options, seats } }),
-  state: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}`, { token }),
-  act: (id, token, action, version) =>
-    call("POST", `/api/games/${encodeURIComponent(id)}/actions`, { token, body: { action, version } }),
-  log: (id) => call("GET", `/api/games/${encodeURIComponent(id)}/log`),
-  past: (id, move) => call("GET", `/api/games/${encodeURIComponent(id)}/past/${Number(move)}`),
-  hint: (id, token) => call("GET", `/api/games/${encodeURIComponent(id)}/hint`, { token }),
+  // tables and moves (docs/contract.md)
+  create: (gameName, options, seats, { clock, rated } = {}) =>
+    call("POST", "/api/games", { body: { game: gameName, options, seats, ...(clock ? { clock } : {}), ...(rated ? { rated: true } : {}) } }),
+  state: (id, token) => call("GET", game(id), { token }),
+  act: (id, token, action, version) => call("POST", game(id, "/actions"), { token, body: { action, version } }),
+  log: (id) => call("GET", game(id, "/log")),
+  past: (id, move) => call("GET", game(id, `/past/${Number(move)}`)),
+  hint: (id, token) => call("GET", game(id, "/hint"), { token }),
   openGames: () => call("GET", "/api/lobby"),
-  // Without a token: take any open human seat. With the invite token of an unnamed seat: name it.
-  join: (id, name, token) => call("POST", `/api/games/${encodeURIComponent(id)}/join`, { body: { name }, token }),
+  // a seat for this browser: an invite token spent for a fresh credential, or an open seat taken
+  claim: (id, token, name) => call("POST", game(id, "/claim"), { body: name ? { name } : {}, token }),
+  myGames: (held) => call("POST", "/api/my-games", { body: { games: held } }),
+  // the table's clock, chat, rematch and leave
+  social: (id) => call("GET", game(id, "/social")),
+  chat: (id, token, text) => call("POST", game(id, "/chat"), { token, body: { text } }),
+  rematch: (id, token) => call("POST", game(id, "/rematch"), { token }),
+  leave: (id, token) => call("POST", game(id, "/leave"), { token }),
+  tableRatings: (id) => call("GET", game(id, "/ratings")),
+  // the review of a finished game: started by POST, read by GET; the position after a best move
+  startReview: (id) => call("POST", game(id, "/review")),
+  review: (id) => call("GET", game(id, "/review")),
+  reviewBest: (id, k) => call("GET", game(id, `/review/${Number(k)}/best`)),
+  // ratings
+  ratings: (gameName) => call("GET", `/api/ratings/${enc(gameName)}`),
+  botRatings: () => call("GET", "/api/ratings/bots"),
+  profile: (name) => call("GET", `/api/profiles/${enc(name)}`),
+  // accounts
+  account: () => call("GET", "/api/account"),
+  login: (data) => call("POST", "/api/account/login", { body: data }),
+  signup: (data) => call("POST", "/api/account/signup", { body: data }),
+  changePassword: (data) => call("POST", "/api/account/password", { body: data }),
+  logout: (everywhere) => call("POST", everywhere ? "/api/account/logout-everywhere" : "/api/account/logout"),
+  accountGames: () => call("GET", "/api/account/games"),
+  keys: (id) => call("POST", `/api/account/games/${enc(id)}/keys`),
 };
 
 // A WebSocket that reconnects with back-off. Each message is a JSON object with a "type":
@@ -204,11 +232,6 @@ export class LiveSocket {
     this.open();
   }
 
-  // Test and debugging hook: drop the connection as a network failure would.
-  drop() {
-    if (this.ws) this.ws.close();
-  }
-
   close() {
     this.closed = true;
     if (this.ws) this.ws.close();
@@ -224,6 +247,22 @@ function all() {
   } catch (err) {
     return {};
   }
+}
+
+// [{id, token}] for every seat credential this browser keeps.
+export function heldTokens() {
+  const out = [];
+  for (const [id, entry] of Object.entries(all())) {
+    for (const token of Object.values((entry && entry.tokens) || {})) if (token) out.push({ id, token });
+  }
+  return out;
+}
+
+// The account's games leave this browser with it when it logs out (their seats stay the account's).
+export function forgetGames(ids) {
+  const data = all();
+  for (const id of ids) delete data[id];
+  localStorage.setItem(KEY, JSON.stringify(data));
 }
 
 export function rememberSeat(id, seat, token) {

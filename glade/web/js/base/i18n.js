@@ -1,10 +1,12 @@
-// Strings for every language live in ../i18n/<lang>.json; the game terms every language shares
-// (card and animal names, the games' titles) live once in ../i18n/glossary.json. t() looks a key
+// Strings for every language live in i18n/<lang>.json; the game terms every language shares
+// (card and animal names, the games' titles) live once in i18n/glossary.json. t() looks a key
 // up in the chosen language, then in the glossary, then in English, and falls back to the key.
 // A counted string is an object of plural forms picked by Intl.PluralRules:
 //   {"one": "{n} cube left", "other": "{n} cubes left"}      counts the parameter n
 //   {"$n": "points", "one": "…", "other": "…"}               counts the parameter points
 // and a form may itself be such an object when a string counts two things.
+import { loadJson } from "./assets.js";
+
 export const LANGS = ["en", "ko", "zh"];
 const STORE = "glade.lang";
 const tables = {};
@@ -13,10 +15,7 @@ let terms = null;
 let refusalParams = {};
 let current = "en";
 
-async function fetchJson(name) {
-  const resp = await fetch(new URL(`../i18n/${name}.json`, import.meta.url));
-  return resp.json();
-}
+const fetchJson = (name) => loadJson(`i18n/${name}.json`);
 
 async function load(lang) {
   if (!terms) {
