@@ -116,6 +116,18 @@ class LivingForestGame(Game):
     def copy(self) -> LivingForestGame:
         return LivingForestGame(self._st.copy(list(self.log)))
 
+    def become(self, other: Game) -> None:
+        """Take ``other``'s state and log (what undo does with the replayed game). The base
+        class's ``log`` must follow the state's: a compiled ``glade.core`` names it in no
+        ``__slots__``, so the default ``become`` would leave the old log behind."""
+        if not isinstance(other, LivingForestGame):
+            raise TypeError(f"a Living Forest game cannot become a {type(other).__name__}")
+        self._st = other._st
+        self._to_act = other._to_act
+        self.seed = other.seed
+        self.options = other.options
+        self.log = other.log
+
     @contextmanager
     def edit(self) -> Iterator[ForestState]:
         """Construct a position by hand (tests, puzzles): yields the game's own state to change
@@ -200,7 +212,7 @@ class LivingForestGame(Game):
         :raises IllegalAction: ``seat.unknown``.
         """
         if seat is not None:
-            self._check_seat(seat)
+            self.check_seat(seat)
         return LivingForestGame(hidden.resample(self._st, rng))
 
     # ------------------------------------------------------------------ saves
@@ -293,7 +305,7 @@ class LivingForestGame(Game):
 
         :raises IllegalAction: ``seat.unknown``.
         """
-        self._check_seat(seat)
+        self.check_seat(seat)
         return view.refusals(self._st, seat)
 
     def reached(self) -> list[dict[str, Any]]:
@@ -310,7 +322,7 @@ class LivingForestGame(Game):
         :raises IllegalAction: ``seat.unknown``.
         """
         if seat is not None:
-            self._check_seat(seat)
+            self.check_seat(seat)
         out = self.view_header(seat)
         out.update(view.body(self._st, seat))
         return out
