@@ -39,6 +39,12 @@ def test_rules_route_gives_every_section_and_the_page_words(
     assert page["ui"]["step"] and "{k}" in page["ui"]["step"]
 
 
+def test_words_route_gives_every_string_in_three_languages(client: TestClient) -> None:
+    texts = client.get("/api/rules").json()["texts"]
+    assert texts["learn.restart"]["ko"] and texts["rules.link"]["zh"]
+    assert all(set(text) == {"en", "ko", "zh"} for text in texts.values())
+
+
 def test_rules_route_refuses_an_unknown_game_and_language(client: TestClient) -> None:
     r = client.get("/api/rules/chess")
     assert r.status_code == 422 and "chess" in r.json()["error"] and r.json()["code"]

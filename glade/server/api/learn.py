@@ -30,6 +30,11 @@ def refused(exc: BadInput | IllegalAction) -> ApiError:
     return ApiError(422, str(exc), exc.code, exc.params)
 
 
+@router.get("/api/rules", summary="The learning pages' words in every language (ui-text.json)")
+def get_words() -> Any:
+    return JSONResponse({"texts": learn.ui_texts()})
+
+
 @router.get("/api/rules/{game}", summary="The rules of a game in a language, section by section")
 def get_rules(game: str, lang: str = Query(default="en")) -> Any:
     try:

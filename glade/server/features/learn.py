@@ -4,9 +4,10 @@ back with each move).
 
 A guided game's answer (``GET /api/learn/{game}`` and ``POST /api/learn/{game}/check``) is
 ``{"game", "lang", "state", "step", "steps", "free", "over", "seat", "to_act", "view",
-"legal_actions", "verdict", "texts", "ui"}``: ``state`` the save to send back (``Tutorial.to_json``),
+"legal_actions", "verdict", "explain", "opponent", "texts", "ui"}``: ``state`` the save to send back (``Tutorial.to_json``),
 ``step`` the current step as ``Tutorial.step`` gives it (None in free play), ``verdict`` the one
-check's refusal of the move sent (None when it was played), the view and legal actions of the
+check's refusal of the move sent (None when it was played), ``explain`` what the step's refusal
+says (for a control the engine refuses before any move is sent), the view and legal actions of the
 player's seat after the move and the replies (the script's, then the bot's in free play)."""
 
 from __future__ import annotations
@@ -88,6 +89,8 @@ def answer(tutorial: Tutorial, lang: str, verdict: dict[str, Any] | None = None)
         "view": game.view(seat),
         "legal_actions": [] if over else [a.to_json() for a in game.legal_actions(seat)],
         "verdict": verdict,
+        "explain": tutorial.explain(lang),
+        "opponent": tutorial.opponent["bot"],
         "texts": {key: tutorial.text(key, lang) for key in ("intro", "free", "over")},
         "ui": ui_in(lang),
     }
