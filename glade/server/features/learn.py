@@ -3,7 +3,7 @@ server process from their scripts (no account, no table: the page keeps the prog
 back with each move).
 
 A guided game's answer (``GET /api/learn/{game}`` and ``POST /api/learn/{game}/check``) is
-``{"game", "lang", "state", "step", "steps", "free", "over", "seat", "to_act", "view",
+``{"game", "lang", "state", "step", "steps", "free", "over", "seat", "to_act", "moves", "view",
 "legal_actions", "verdict", "explain", "opponent", "texts", "ui"}``: ``state`` the save to send back (``Tutorial.to_json``),
 ``step`` the current step as ``Tutorial.step`` gives it (None in free play), ``verdict`` the one
 check's refusal of the move sent (None when it was played), ``explain`` what the step's refusal
@@ -86,6 +86,7 @@ def answer(tutorial: Tutorial, lang: str, verdict: dict[str, Any] | None = None)
         "over": over,
         "seat": seat,
         "to_act": list(game.to_act),
+        "moves": len(game.log),
         "view": game.view(seat),
         "legal_actions": [] if over else [a.to_json() for a in game.legal_actions(seat)],
         "verdict": verdict,

@@ -108,7 +108,7 @@ export async function showLearn(root, game) {
     const c = ctx();
     const v = answer.view;
     root.innerHTML = `
-    <div class="table learn ${esc(game)} players-${v.boards ? v.boards.length : v.spirits.length}" data-testid="tutorial" data-seat="${answer.seat}" data-free="${answer.free}" data-over="${answer.over}">
+    <div class="table learn ${esc(game)} players-${v.boards ? v.boards.length : v.spirits.length}" data-testid="tutorial" data-seat="${answer.seat}" data-free="${answer.free}" data-over="${answer.over}" data-moves="${answer.moves}">
       <section class="status learn-status">
         <h1 class="status-title">${esc(lt("learn.title", { game: t(`game.${game}`) }))} <span class="muted">${esc(mod.roundText(c))}</span></h1>
         ${stepHtml()}
@@ -124,8 +124,9 @@ export async function showLearn(root, game) {
     </div>`;
     const next = answer.step && !answer.over ? canonical(answer.step.next) : null;
     const taught = new Set(highlighted(root, game, answer.seat, answer.step ? answer.step.highlight : null));
-    if (next) for (const el of root.querySelectorAll("[data-act]")) if (canonical(JSON.parse(el.dataset.act)) === next) taught.add(el);
     for (const el of taught) el.classList.add("taught");
+    // the control that plays the taught move itself
+    if (next) for (const el of root.querySelectorAll("[data-act]")) if (canonical(JSON.parse(el.dataset.act)) === next) el.classList.add("taught", "taught-act");
     if (focused) {
       const el = root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
       if (el) el.focus();

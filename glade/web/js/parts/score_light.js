@@ -28,7 +28,7 @@ function badge(el, points) {
     const box = el.getBBox();
     const label = document.createElementNS("http://www.w3.org/2000/svg", "text");
     label.setAttribute("x", (box.x + box.width / 2).toFixed(1));
-    label.setAttribute("y", (box.y + box.height * 0.78).toFixed(1));
+    label.setAttribute("y", (box.y + box.height * 0.93).toFixed(1));
     label.setAttribute("text-anchor", "middle");
     label.setAttribute("class", "part-points");
     label.textContent = text;
