@@ -51,8 +51,8 @@ def from_server_log(log: dict[str, Any]) -> Game:
     return g
 
 
-def fetch(server: str, game_id: str) -> tuple[Game, list[str] | None]:
-    """A finished game from a server's public log, and its players' names as the log has them."""
+def fetch(server: str, game_id: str) -> tuple[Game, list[dict[str, Any]]]:
+    """A finished game from a server's public log, and its seats as the log has them."""
     url = server.rstrip("/") + f"/api/games/{game_id}/log"
     try:
         with urllib.request.urlopen(url, timeout=30) as r:  # noqa: S310 (a URL the user gave)
@@ -60,9 +60,23 @@ def fetch(server: str, game_id: str) -> tuple[Game, list[str] | None]:
     except OSError as exc:
         raise BadInput(f"could not read the game from {url} ({exc})") from None
     game = from_server_log(log)
-    seats = log.get("seats") or []
+    seats = [s for s in log.get("seats") or [] if isinstance(s, dict)]
+    return game, seats if len(seats) == game.num_players else []
+
+
+def seat_words(seats: list[dict[str, Any]], lang: Any) -> tuple[list[str] | None, list[str]]:
+    """The players' names as a server's log has them (a seat a bot took over keeps its player's
+    name), and a line for each such seat: "Ann (Greedy bot plays for them) · left the game"."""
+    from glade.terminal.common import seat_names
+
     names = [str(s.get("name") or s.get("bot") or "") for s in seats]
-    return game, names if len(names) == game.num_players and all(names) else None
+    notes = []
+    for s in seats:
+        if s.get("taken_over") and s.get("name") and s.get("bot"):
+            bot = seat_names([str(s["bot"])], lang)[0]
+            why = lang.t("seat.whyLeft" if s.get("status") == "left" else "seat.whyTimedOut")
+            notes.append(f"{lang.t('seat.takenOver', name=s['name'], bot=bot)} · {why}")
+    return (names if names and all(names) else None), notes
 
 
 def terminal_client(game: Game, names: list[str], lang: Any, console: Any) -> Any:
@@ -123,10 +137,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         raise BadInput(str(exc)) from None
     names: list[str] | None = None
+    taken_over: list[str] = []
     if args.server or args.game_id:
         if not (args.server and args.game_id):
             raise BadInput("--server and --id go together")
-        game, names = fetch(args.server, args.game_id)
+        game, seats = fetch(args.server, args.game_id)
+        names, taken_over = seat_words(seats, lang)
     elif args.game:
         try:
             data = json.loads(Path(args.game).read_text(encoding="utf-8"))
@@ -157,6 +173,8 @@ def run(args: argparse.Namespace) -> int:
     console.print(Text(lang.t("review.title", game=title), style="bold"))
     scores = lang.join([f"{names[s]} {res['scores'][s]}" for s in range(game.num_players)])
     console.print(lang.t("review.header", seed=game.seed, scores=scores))
+    for line in taken_over:
+        console.print(line)
     console.print(lang.t("review.explain.lf" if lf else "review.explain.harmonies"))
     client = terminal_client(game, names, lang, Console(file=io.StringIO(), width=200))
     table = Table()

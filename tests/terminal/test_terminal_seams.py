@@ -7,21 +7,27 @@ typed, a refused step of a line with its reason, Living Forest's undo reason, "y
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from rich.cells import cell_len
 from rich.console import Console
 
 import glade
+from glade.cli import main
 from glade.core import Action
+from glade.server import create_app
 from glade.terminal.common import hint_lines, parse
 from glade.terminal.harmonies import HarmoniesClient, _cards
 from glade.terminal.i18n import Lang
 from glade.terminal.living_forest import LivingForestClient
+from tests.server.server_support import make_settings, play_random
 
 from .pty_helpers import ROOT, Screen, clean, spawn
 
@@ -383,3 +389,44 @@ def test_living_forest_screens_at_both_sizes(lang: str, cols: int, rows: int) ->
     assert drew and drew[-1] in "\n".join(y.strip() for y in screen.lines())
     child.sendline("quit")
     child.close()
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        ("en", "Ann (Greedy bot plays for them) · left the game"),
+        ("ko", "Ann (대신 플레이: 욕심 봇) · 게임을 나감"),
+        ("zh", "Ann（由贪心机器人代打） · 已离开"),
+    ],
+)
+def test_glade_review_of_a_server_game_names_a_seat_a_bot_took_over(
+    lang: str, line: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server's game in which Ann left: ``glade review --server`` keeps her name for her seat
+    and says which bot played it for her and why (the server's ``taken_over`` seat; issue 31).
+    The log comes from a real server; the review reads it as a file URL."""
+    with TestClient(create_app(make_settings(f"sqlite:///{tmp_path / 'g.sqlite3'}"))) as c:
+        made = c.post(
+            "/api/games",
+            json={
+                "game": "harmonies",
+                "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}],
+            },
+        )
+        assert made.status_code == 201, made.text
+        gid = made.json()["id"]
+        tokens = [s["token"] for s in made.json()["seats"]]
+        left = c.post(f"/api/games/{gid}/leave", headers={"Authorization": f"Bearer {tokens[0]}"})
+        assert left.status_code == 200, left.text
+        play_random(c, gid, [None, tokens[1]], random.Random(4))
+        log = c.get(f"/api/games/{gid}/log").json()
+    assert log["over"] and log["seats"][0]["taken_over"] and log["seats"][0]["name"] == "Ann"
+    where = tmp_path / "api" / "games" / gid
+    where.mkdir(parents=True)
+    (where / "log").write_text(json.dumps(log), encoding="utf-8")
+    args = ["review", "--server", tmp_path.as_uri(), "--id", gid, "--samples", "1"]
+    assert main([*args, "--lang", lang]) == 0
+    printed = capsys.readouterr().out
+    assert line in printed
+    # the score line keeps her name for the seat
+    assert re.search(r"Ann \d+", printed)

@@ -172,7 +172,10 @@ def test_a_whole_solo_game_by_clicks(server: Server, browser: Browser, lang: str
     assert int(end.locator("[data-total-seat='0']").inner_text()) == result["scores"][0]
     # why it ended, in this language, from the engine's trigger
     trig = state(server, gid)["view"]["end_trigger"]
-    why = [page_t(page, f"h.end.solo.{r}", {"n": trig["empty_cells"]}) for r in trig["reasons"]]
+    # a board with no empty cell left is full, not "nearly full (0 empty cells left)"
+    full = trig["empty_cells"] == 0
+    keys = ["boardFull" if r == "board" and full else r for r in trig["reasons"]]
+    why = [page_t(page, f"h.end.solo.{k}", {"n": trig["empty_cells"]}) for k in keys]
     expect(end.locator("[data-testid=end-why]")).to_have_text(why)
     expect(end.locator("[data-testid=winner]")).to_have_text(
         page_t(page, "end.soloScore", {"n": result["scores"][0], "suns": result["suns"]})

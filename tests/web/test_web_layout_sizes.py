@@ -9,21 +9,33 @@ Each case is drawn to tests/artifacts/layout-<game>-<players>p-<lang>-<size>-<mo
 
 from __future__ import annotations
 
+import json
 import random
 import time
+from functools import cache
 from typing import Any
 
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page
-from web_support import Server, new_page, shot
+from web_support import BROKEN_WORDS, ROOT, Server, new_page, shot
 
 NAMES = {"en": ["Annabelle", "Bartholomew"], "ko": ["하나", "두리"], "zh": ["小林", "大卫"]}
+BONUSES = ["attract", "extinguish", "plant", "take_fragment"]
+
+
+@cache
+def catalogue(lang: str) -> dict[str, str]:
+    """The page's catalogue of ``lang`` as the server sends it."""
+    path = ROOT / "glade" / "web" / "i18n" / f"{lang}.json"
+    found: dict[str, str] = json.loads(path.read_text(encoding="utf-8"))
+    return found
+
 
 MEASURE = """() => {
   const d = document.documentElement;
   const out = { height: d.scrollHeight, vh: innerHeight, width: d.scrollWidth, vw: innerWidth,
-    cut: [], broken: [], cramped: [] };
+    cut: [], cramped: [] };
   const visible = (el) => el.getClientRects().length && getComputedStyle(el).visibility !== "hidden";
   // a name or a label cut by its box (text-overflow or overflow hidden)
   const names = '.breakdown thead th, .breakdown th[scope=row], .other h3, .mine h2, .spirit h2, '
@@ -36,27 +48,6 @@ MEASURE = """() => {
         out.cut.push(el.innerText.trim());
     }
   }
-  // a Korean or Chinese word broken over two lines: a header whose text has no space but runs on
-  // more lines than one, or more lines than it has words
-  for (const el of document.querySelectorAll('.breakdown thead th, .breakdown th[scope=row]')) {
-    if (!visible(el)) continue;
-    // the text shown (a screen reader's words left out), its lines and its words
-    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
-    const tops = new Set();
-    let text = '';
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      if (n.parentElement.closest('.sr-only') || !n.textContent.trim()) continue;
-      text += ' ' + n.textContent;
-      const r = document.createRange(); r.selectNodeContents(n);
-      for (const x of r.getClientRects()) if (x.width > 0) tops.add(Math.round(x.top));
-    }
-    text = text.trim();
-    if (!text) continue;
-    // rows of text: tops within 6 px are one line (a badge sits a little higher than its text)
-    const rows = [...tops].sort((a, b) => a - b).filter((top, i, all) => i === 0 || top - all[i - 1] > 6);
-    const words = text.split(/\\s+/).filter(w => w.replace(/[●▲■◆▶·]/g, '')).length;
-    if (rows.length > Math.max(1, words)) out.broken.push(text);
-  }
   // a forest cell's words wider than the cell
   for (const el of document.querySelectorAll('.forest .slot')) {
     if (!visible(el)) continue;
@@ -65,6 +56,11 @@ MEASURE = """() => {
       if (a.width > 0 && (a.left < b.left - 0.5 || a.right > b.right + 0.5)) out.cramped.push(x.innerText);
     }
   }
+  // the circle of spirits: its height and its rocks' icons (the rocks' words were 5 px)
+  const ring = document.querySelector('.circle-panel .ring');
+  out.ring = ring ? ring.getBoundingClientRect().height : null;
+  const icons = [...document.querySelectorAll('.rock-icon')].filter(visible);
+  out.rockIcon = icons.length ? Math.min(...icons.map(x => x.getBoundingClientRect().height)) : null;
   return out;
 }"""
 
@@ -122,8 +118,13 @@ def settle(page: Page, version: int) -> None:
     page.wait_for_timeout(200)
 
 
-def check(page: Page, name: str) -> list[str]:
+def check(page: Page, name: str, ring: float = 0) -> list[str]:
+    """What is wrong with the page drawn now (a picture of it goes to ``name``); ``ring``: the
+    height the circle of spirits must have at least (Living Forest's action phase, when the
+    circle is played on: 8 rem, whatever the cards above it, and its rocks' icons then at least
+    9 px high)."""
     m = page.evaluate(MEASURE)
+    m["broken"] = page.evaluate(BROKEN_WORDS, ".breakdown thead th, .breakdown th[scope=row]")
     shot(page, name, full_page=False)
     problems = []
     if m["height"] > m["vh"]:
@@ -133,6 +134,10 @@ def check(page: Page, name: str) -> list[str]:
     problems += [f"cut: {x!r}" for x in m["cut"]]
     problems += [f"broken inside a word: {x!r}" for x in m["broken"]]
     problems += [f"wider than its forest cell: {x!r}" for x in m["cramped"]]
+    if ring and (m["ring"] or 0) < ring:
+        problems.append(f"the circle of spirits is {m['ring']} px high (less than {ring})")
+    if ring and (m["rockIcon"] or 0) < 9:
+        problems.append(f"the circle's rock icons are {m['rockIcon']} px high")
     return [f"{name}: {p}" for p in problems]
 
 
@@ -166,7 +171,7 @@ def test_the_table_fits_a_laptop_in_every_language(
                 lambda s: s["view"]["phase"] == "actions" and 0 in s["to_act"],
             )
             settle(page, state["version"])
-            problems += check(page, f"{base}-actions.png")
+            problems += check(page, f"{base}-actions.png", ring=128)
         else:
             state = play(server.url, gid, token, rng, lambda s: s["view"]["turn"] >= 6 * players)
             settle(page, state["version"])
@@ -176,14 +181,14 @@ def test_the_table_fits_a_laptop_in_every_language(
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("lang", ["en", "ko", "zh"])
 def test_a_phone_follows_the_turn_and_reads_the_circle(
     server: Server, browser: Browser, lang: str
 ) -> None:
     """390×844: Harmonies shows the central board above your board and the animal cards right
     under it (take, place, take a card, top to bottom: the review scrolled down and up every
     turn); Living Forest's circle is as wide as the screen and its rocks' words are readable
-    (they were about 5 px)."""
+    (they were about 5 px): its rocks are icons, their words in a legend and each rock's tooltip."""
     context, page, watch = new_page(browser, 390, 844)
     open_table(page, server.url, "harmonies", 2, lang)
     where = page.evaluate(
@@ -200,9 +205,25 @@ def test_a_phone_follows_the_turn_and_reads_the_circle(
     context, page, watch2 = new_page(browser, 390, 844)
     open_table(page, server.url, "living-forest", 2, lang)
     sizes = page.evaluate(
-        """() => [...document.querySelectorAll('.rock-label')].map(t => t.getBoundingClientRect().height)"""
+        """() => [...document.querySelectorAll('.rock-icon')].map(t => t.getBoundingClientRect().height)"""
     )
-    assert sizes and min(sizes) >= 9, sizes
+    assert len(sizes) == 12 and min(sizes) >= 12, sizes
+    # every rock's bonus in words: in the legend under the circle (no abbreviation left without
+    # one) and in the rock's tooltip, in the page's language
+    words = {b: catalogue(lang)[f"lf.bonus.{b}"] for b in BONUSES}
+    legend = page.locator(".circle-panel .ring-legend")
+    assert legend.is_visible()
+    for bonus, word in words.items():
+        assert legend.locator(f".rock-{bonus}").inner_text().endswith(word), (bonus, word)
+    tips = page.evaluate(
+        """() => [...document.querySelectorAll('.rock')].map(g =>
+            [g.getAttribute('class'), g.querySelector('title').textContent])"""
+    )
+    assert len(tips) == 12
+    for cls, tip in tips:
+        bonus = next(b for b in BONUSES if f"rock-{b}" in cls.split())
+        assert words[bonus] in tip, (cls, tip)
+    assert page.locator(".rock-label").count() == 0  # the 5 px abbreviations are gone
     ring = page.locator(".circle-panel .ring").bounding_box()
     assert ring is not None and ring["width"] >= 300, ring
     page.locator(".circle-panel").scroll_into_view_if_needed()

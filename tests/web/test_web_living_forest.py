@@ -52,7 +52,9 @@ def test_living_forest_against_a_bot_by_clicks(server: Server, browser: Browser)
     mine = page.locator(".spirit.mine .forest")
     expect(mine.locator("[data-slot='0,0']")).to_contain_text("+3 ☀")
     expect(mine.locator("[data-slot='2,4']")).to_contain_text("+2 ≈")
-    expect(page.locator(".spirit.mine .lines li")).to_have_count(4)
+    # the 4 line bonuses sit on the numbers of their columns and row (columns 2-4, row 2)
+    expect(mine.locator(".coord.has-line")).to_have_count(4)
+    expect(mine.locator(".coord.has-line .line-gives.el-flower")).to_have_text("✿2")
     gid = game_id(page)
     clicks = 0
     shot_taken = False

@@ -72,6 +72,33 @@ def shot(page: Page, name: str, full_page: bool = True) -> Path:
     return path
 
 
+# The texts of the elements matching a selector that break inside a word (a Korean or Chinese
+# name or label broken over two lines, "플레이어 / 1", "守护 / 树"): the text shown (a screen
+# reader's words left out) runs on more lines than it has words. A seat's mark (●) is no word;
+# tops within 6 px are one line (a badge sits a little higher than its text).
+BROKEN_WORDS = """(selector) => {
+  const out = [];
+  for (const el of document.querySelectorAll(selector)) {
+    if (!el.getClientRects().length || getComputedStyle(el).visibility === 'hidden') continue;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const tops = new Set();
+    let text = '';
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      if (n.parentElement.closest('.sr-only') || !n.textContent.trim()) continue;
+      text += ' ' + n.textContent;
+      const r = document.createRange(); r.selectNodeContents(n);
+      for (const x of r.getClientRects()) if (x.width > 0) tops.add(Math.round(x.top));
+    }
+    text = text.trim();
+    if (!text) continue;
+    const rows = [...tops].sort((a, b) => a - b).filter((top, i, all) => i === 0 || top - all[i - 1] > 6);
+    const words = text.split(/\\s+/).filter(w => w.replace(/[●▲■◆▶·]/g, '')).length;
+    if (rows.length > Math.max(1, words)) out.push(text);
+  }
+  return out;
+}"""
+
+
 def version(page: Page) -> int:
     return int(page.get_attribute("[data-testid=table]", "data-version") or -1)
 

@@ -11,6 +11,10 @@ import { toast } from "../base/ui.js";
 const ELEMENTS = ["sun", "water", "plant", "spiral", "flower"];
 // A glyph beside every element so that it never depends on colour alone.
 const ICON = { sun: "☀", water: "≈", plant: "♣", spiral: "↻", flower: "✿" };
+// a rock of the circle by its bonus: the icon of the element that measures the action (as on the
+// action buttons), a fragment as a shard; its word in the legend beside the circle and in the
+// rock's tooltip (the rocks' abbreviated words, "Frag.", "Ext.", had no legend and were 5 px)
+const ROCK_ICON = { attract: "☀", extinguish: "≈", plant: "♣", take_fragment: "◆" };
 const KIND_ELEMENT = { fragment: null, attract: "sun", extinguish: "water", move: "spiral", plant: "plant" };
 // one colour and one shape per seat: the pawn, the panel's badge
 const PAWN = ["#1f5fae", "#b8412c", "#6b3fa0", "#2f7d3a"];
@@ -551,8 +555,8 @@ export function circleHtml(c, h) {
       return `<g class="rock rock-${r.bonus}${m ? " landing" : ""}" data-rock="${r.rock}"${attrs} aria-label="${esc(label)}">
         <circle cx="${x}" cy="${Number(y) + 3}" r="21" class="rock-shadow"/>
         <circle cx="${x}" cy="${y}" r="21" class="rock-disc"/>
-        <text x="${x}" y="${(Number(y) - 2).toFixed(1)}" text-anchor="middle" dominant-baseline="central" class="rock-label">${esc(t(`lf.bonusShort.${r.bonus}`))}</text>
-        <text x="${x}" y="${(Number(y) + 11).toFixed(1)}" text-anchor="middle" class="rock-n">${r.rock + 1}</text>
+        <text x="${x}" y="${(Number(y) - 3).toFixed(1)}" text-anchor="middle" dominant-baseline="central" class="rock-icon" aria-hidden="true">${ROCK_ICON[r.bonus]}</text>
+        <text x="${x}" y="${(Number(y) + 13).toFixed(1)}" text-anchor="middle" class="rock-n">${r.rock + 1}</text><title>${esc(label)}</title>
         ${m ? `<text x="${x}" y="${(Number(y) - 26).toFixed(1)}" text-anchor="middle" class="landing-n">+${m.steps}</text>` : ""}</g>`;
     })
     .join("");
@@ -594,8 +598,8 @@ export function circleHtml(c, h) {
         .join(" ")
     : `<span class="muted">${esc(t("lf.noFire"))}</span>`;
   return `<section class="panel circle-panel" aria-labelledby="circle-title"><h2 id="circle-title">${esc(t("lf.circle"))}</h2>
-    ${ring}<p class="centre-line">${esc(t("lf.centreFires"))}: ${centre}</p>
-    <p class="muted">${esc(t("lf.sacredTree", { name: c.nameOf(v.sacred_tree) }))}</p></section>`;
+    <div class="ring-wrap">${ring}<div class="ring-side"><p class="ring-legend" aria-hidden="true">${Object.entries(ROCK_ICON).map(([bonus, icon]) => `<span class="rock-${bonus}"><b>${icon}</b> ${esc(t(`lf.bonus.${bonus}`))}</span>`).join(" ")}</p><p class="centre-line">${esc(t("lf.centreFires"))}: ${centre}</p>
+    <p class="muted">${esc(t("lf.sacredTree", { name: c.nameOf(v.sacred_tree) }))}</p></div></div></section>`;
 }
 
 // What the last end of round did, as the engine recorded it.
