@@ -20,6 +20,7 @@ from web_support import ROOT, Server, new_page, shot
 
 from glade.arena.ratings import load_calibration
 from glade.server import create_app
+from glade.server.features.ratings import rating_json
 
 sys.path.insert(0, str(ROOT / "tests" / "server"))
 from server_support import make_settings, play_random  # noqa: E402
@@ -73,6 +74,21 @@ def _rated_games(db: Path) -> tuple[list[str], str, dict[str, dict[str, str]]]:
             }
             for game in GAMES
         }
+        # a rated table of which Mira holds both seats: it does not count, and says why
+        r = mira.post(
+            "/api/games",
+            json={
+                "game": "harmonies",
+                "rated": True,
+                "seats": [{"kind": "human", "name": NAME}, {"kind": "human", "name": "Mira 2"}],
+            },
+            headers={"X-CSRF-Token": csrf},
+        )
+        assert r.status_code == 201, r.text
+        for seat in r.json()["seats"]:
+            got = claim(mira, r.json()["id"], seat["token"], csrf)
+            assert got.status_code == 200, got.text
+        tables["harmonies"]["same_account"] = r.json()["id"]
         for _ in range(500):  # every rating has landed
             prof = c.get(f"/api/profiles/{NAME}").json()
             if len(prof["history"]) == len(plan):
@@ -86,7 +102,9 @@ class Rated(NamedTuple):
     srv: Server
     games: list[str]  # Mira's finished rated games: 3 of Harmonies, 1 of Living Forest
     user_id: str
-    tables: dict[str, dict[str, str]]  # per game, a "rated" and an "unrated" table in play
+    # per game, a "rated" and an "unrated" table in play; Harmonies also a rated table of two
+    # seats of one account ("same_account", that does not count)
+    tables: dict[str, dict[str, str]]
 
 
 @pytest.fixture(scope="module")
@@ -108,18 +126,30 @@ def test_leaderboard_shows_the_bots_calibrated_ratings(
     page.goto(f"{srv.url}/#/leaderboard/harmonies")
     board = page.locator("[data-testid=leaderboard]")
     expect(board).to_be_visible()
-    # a level no rated game here has moved stands at its calibration, shown to one decimal
+    # a level no rated game here has moved stands at its calibration, on the display scale
     greedy = page.locator("tr[data-identity='bot:greedy']")
-    expect(greedy.locator("[data-testid=ordinal]")).to_have_text(
-        f"{cal['greedy'].ordinal:.1f}".replace("-", "\u2212")
+    expect(greedy.locator("[data-testid=rating]")).to_have_text(
+        _shown(_rating(cal["greedy"].mu, cal["greedy"].sigma, cal["greedy"].games))
     )
     expect(greedy).to_contain_text(f"{cal['greedy'].games} bot-vs-bot games")
     for level in cal:
         expect(page.locator(f"tr[data-identity='bot:{level}']")).to_have_count(1)
     expect(page.locator(f"tr[data-identity='user:{user_id}']")).to_contain_text(NAME)
-    rows = page.locator("tbody tr [data-testid=ordinal]").all_inner_texts()
-    values = [float(v.replace("\u2212", "-")) for v in rows]
-    assert values == sorted(values, reverse=True)
+    # every row as the server ranks it (by μ − 3σ), each rating on the display scale with "?"
+    # while provisional (Mira, three games in: σ above 4) and its μ ± σ beside it
+    entries = httpx.get(f"{srv.url}/api/ratings/harmonies", timeout=10).json()["entries"]
+    rows = page.locator("tbody tr[data-identity]")
+    expect(rows).to_have_count(len(entries))
+    assert [rows.nth(i).get_attribute("data-identity") for i in range(len(entries))] == [
+        e["identity"] for e in entries
+    ]
+    shown = page.locator("tbody tr [data-testid=rating]").all_inner_texts()
+    assert shown == [_shown(e) for e in entries]
+    mira = next(e for e in entries if e["identity"] == f"user:{user_id}")
+    assert mira["provisional"] and _shown(mira).endswith("?")
+    expect(page.locator(f"tr[data-identity='user:{user_id}']")).to_contain_text(
+        f"{_fmt(mira['mu'])} ± {_fmt(mira['sigma'])}"
+    )
     shot(page, f"ratings-leaderboard-{'desktop' if size[0] > 400 else 'mobile'}.png")
     # the other game's board is one click away
     page.get_by_role("link", name="Living Forest").click()
@@ -147,11 +177,25 @@ def test_profile_draws_the_rating_chart(
     assert len(points.split()) == 4  # the start and the three games
     box = chart.bounding_box()
     assert box is not None and box["width"] <= size[0] and box["height"] > 60
-    # every game listed, with its result and rating change
+    # the rating on the display scale, provisional after three games, its μ/σ detail beside it
+    profile = httpx.get(f"{srv.url}/api/profiles/{NAME}", timeout=10).json()
+    r = profile["ratings"]["harmonies"]
+    expect(page.locator("[data-testid=rating-harmonies]")).to_have_text(_shown(r))
+    expect(page.locator("[data-testid=rating-detail-harmonies]")).to_have_text(
+        f"μ {_fmt(r['mu'])} ± σ {_fmt(r['sigma'])} · 3 rated games"
+    )
+    expect(page.locator("[data-testid=provisional-harmonies]")).to_contain_text("provisional")
+    # the chart on that scale: its points at the displayed ratings after each game
+    labels = chart.locator("circle[data-point] title").all_text_contents()
+    for h in profile["history"]:
+        assert any(f": {h['display']} (place" in x for x in labels), (h, labels)
+    # every game listed, with its result and its change on the display scale
+    by_id = {g["id"]: g for g in profile["games"]}
     for gid in games:
         row = page.locator(f"tr[data-game-id='{gid}']")
         expect(row).to_contain_text("place")
-        expect(row.locator("[data-testid=delta]")).to_have_count(1)
+        change = by_id[gid]["rating"]["display_after"] - by_id[gid]["rating"]["display_before"]
+        expect(row.locator("[data-testid=delta]")).to_have_text(_delta(change))
     shot(page, f"ratings-profile-{'desktop' if size[0] > 400 else 'mobile'}.png")
     assert not watch.errors, watch.errors
     context.close()
@@ -164,7 +208,7 @@ def test_lobby_shows_bot_ratings_and_bot_profiles(browser: Browser, rated_server
     page.goto(f"{srv.url}/#/")
     for level, r in cal.items():
         option = page.locator(f"select[data-seat-kind] option[value='{level}']").first
-        expect(option).to_contain_text(f"rating {r.ordinal:.1f}".replace("-", "\u2212"))
+        expect(option).to_contain_text(f"rating {_shown(_rating(r.mu, r.sigma, r.games))}")
     page.locator("[data-testid=leaderboard-link]").click()
     page.locator("tr[data-identity='bot:greedy'] a").click()
     expect(page.locator("[data-testid=profile]")).to_contain_text("bot-vs-bot")
@@ -202,6 +246,21 @@ def _fmt(x: float) -> str:
     return f"{x:.1f}".replace("-", "\u2212")
 
 
+def _rating(mu: float, sigma: float, games: int) -> dict[str, Any]:
+    """A calibration's rating as the server shows it (its display scale and provisional mark,
+    from the server's own function)."""
+    return rating_json(mu, sigma, games)
+
+
+def _shown(r: dict[str, Any]) -> str:
+    """A rating as the page shows it: the display scale, "?" while provisional."""
+    return f"{r['display']}{'?' if r['provisional'] else ''}"
+
+
+def _delta(n: int) -> str:
+    return f"+{n}" if n >= 0 else f"\u2212{-n}"
+
+
 def _strings(lang: str) -> dict[str, Any]:
     found: dict[str, Any] = json.loads(
         (ROOT / "glade" / "web" / "i18n" / f"{lang}.json").read_text()
@@ -223,16 +282,37 @@ def test_the_table_says_whether_it_is_rated_and_what_is_at_stake(
     context, page, watch = new_page(browser)
     badge = page.locator("[data-testid=table] [data-testid=rated-badge]")
     # a rated table in play: the badge in its title, each seat's rating now beside its name
-    page.goto(f"{srv.url}/#/watch/{rated_server.tables[game]['rated']}")
+    # whether it counts is decided at the first move: Mira never moves at the Harmonies table,
+    # so it is still open there (the badge says so); Living Forest's bot draws at once (wait
+    # for it), which decides it
+    gid = rated_server.tables[game]["rated"]
+    for _ in range(300):
+        decided = httpx.get(f"{srv.url}/api/games/{gid}/ratings", timeout=10).json()["decided"]
+        if decided or game == "harmonies":
+            break
+        time.sleep(0.1)
+    assert decided == (game == "living-forest")
+    page.goto(f"{srv.url}/#/watch/{gid}")
     expect(badge).to_have_text("Rated")
     expect(badge).to_have_attribute("data-rated", "true")
+    expect(badge).to_have_attribute("data-counts", "true")
+    title = badge.get_attribute("title") or ""
+    assert ("decided at its first move" in title) == (not decided), title
     mira = httpx.get(f"{srv.url}/api/profiles/{NAME}", timeout=10).json()["ratings"][game]
-    expect(page.locator("[data-testid=seat-rating-0]")).to_have_text(_fmt(mira["ordinal"]))
+    expect(page.locator("[data-testid=seat-rating-0]")).to_have_text(_shown(mira))
     expect(page.locator("[data-testid=seat-rating-0]")).to_have_attribute(
-        "title", re.compile(f"{mira['games']} rated game")
+        "title",
+        re.compile(f"μ {_fmt(mira['mu'])} ± σ {_fmt(mira['sigma'])} · {mira['games']} rated game"),
     )
+    if mira["provisional"]:
+        expect(page.locator("[data-testid=seat-rating-0]")).to_have_attribute(
+            "title", re.compile("provisional")
+        )
     greedy = load_calibration()[game]["greedy"]
-    expect(page.locator("[data-testid=seat-rating-1]")).to_have_text(_fmt(greedy.ordinal))
+    expect(page.locator("[data-testid=seat-rating-1]")).to_have_text(
+        _shown(_rating(greedy.mu, greedy.sigma, greedy.games))
+    )
+    expect(page.locator("[data-testid=rated-why]")).to_be_hidden()
     # an unrated table says so, and puts no rating at stake
     page.goto(f"{srv.url}/#/watch/{rated_server.tables[game]['unrated']}")
     expect(badge).to_have_text("Unrated")
@@ -245,9 +325,10 @@ def test_the_table_says_whether_it_is_rated_and_what_is_at_stake(
     expect(badge).to_have_text("Rated")
     for i, seat in enumerate(seats):
         change = seat["change"]
-        delta = change["after"] - change["before"]
+        mark = "?" if seat["rating"]["provisional"] else ""
+        delta = change["display_after"] - change["display_before"]
         expect(page.locator(f"[data-testid=seat-rating-{i}]")).to_have_text(
-            f"{_fmt(change['after'])} ({'+' if delta >= 0 else ''}{_fmt(delta)})"
+            f"{change['display_after']}{mark} ({_delta(delta)})"
         )
     assert not watch.errors, watch.errors
     context.close()
@@ -313,5 +394,35 @@ def test_rated_tables_profiles_and_leaderboard_in_every_language(
         shot(page, f"ratings-leaderboard-{tag}.png")
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= size[0], f"the leaderboard is wider than the window: {width}"
+        assert not watch.errors, watch.errors
+        context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_rated_table_that_does_not_count_says_why(
+    browser: Browser, rated_server: Rated, lang: str
+) -> None:
+    """A rated table of which one account holds both seats: the server decides it does not
+    count (``counts`` false, ``reason`` server.unrated.same_account). The badge says "Not
+    counted", the reason stands in words under the seats (a phone has no tooltip), no rating
+    is shown at stake; desktop and phone."""
+    srv = rated_server.srv
+    gid = rated_server.tables["harmonies"]["same_account"]
+    stake = httpx.get(f"{srv.url}/api/games/{gid}/ratings", timeout=10).json()
+    assert stake["rated"] and not stake["counts"]
+    assert stake["reason"] == "server.unrated.same_account"
+    words = _strings(lang)
+    for size in [(1280, 800), (390, 844)]:
+        context, page, watch = _in(browser, lang, size)
+        page.goto(f"{srv.url}/#/watch/{gid}")
+        badge = page.locator("[data-testid=table] [data-testid=rated-badge]")
+        expect(badge).to_have_text(words["rating.badgeNotCounted"])
+        expect(badge).to_have_attribute("data-counts", "false")
+        why = words["refusal.server.unrated.same_account"]
+        expect(badge).to_have_attribute("title", why)
+        expect(page.locator("[data-testid=rated-why]")).to_have_text(why)
+        expect(page.locator("[data-testid=rated-why]")).to_be_visible()
+        expect(page.locator("[data-testid^=seat-rating-]")).to_have_count(0)
+        shot(page, f"rated-table-not-counted-{lang}-{size[0]}.png", full_page=False)
         assert not watch.errors, watch.errors
         context.close()

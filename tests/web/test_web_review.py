@@ -8,7 +8,8 @@ import os
 import time
 
 import httpx
-from playwright.sync_api import Browser, expect
+import pytest
+from playwright.sync_api import Browser, Route, expect
 from test_web_replay import play_against_greedy
 from web_support import ROOT, Server, new_page, replay_log, shot
 
@@ -153,5 +154,46 @@ def test_a_living_forest_review_draws_the_alternative(server: Server, browser: B
     page.select_option("#lang-select", "zh")
     expect(page.locator("[data-testid=replay-mark]")).to_contain_text("复盘")
     shot(page, "review-lf-compare-zh.png")
+    assert not watch.errors, watch.errors
+    context.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko", "zh"])
+def test_a_queued_review_says_how_many_jobs_go_first(
+    server: Server, browser: Browser, lang: str
+) -> None:
+    """While the server's analysis queue holds other work, the review's progress carries
+    ``queued`` (how many jobs go before its next decision): the page says so in words and
+    keeps polling; once it is worked on (``queued`` 0) the line goes. The server's answers are
+    stood in for here (a queue of other addresses' reviews cannot be made from one machine:
+    the server refuses a second review of one address); the server's field is tested in
+    tests/server."""
+    words = json.loads((ROOT / "glade" / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))
+    answers = [
+        {"status": "running", "done": 0, "total": 0, "queued": 3},
+        {"status": "running", "done": 0, "total": 0, "queued": 1},
+        {"status": "running", "done": 2, "total": 40, "queued": 0},
+    ]
+    seen: list[str] = []
+
+    def answer(route: Route) -> None:
+        seen.append(route.request.method)
+        body = answers[min(len(seen) - 1, len(answers) - 1)]
+        route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+
+    context, page, watch = new_page(browser)
+    context.add_init_script(f"localStorage.setItem('glade.lang', '{lang}')")
+    page.route("**/api/games/queued-game/review", answer)
+    page.goto(f"{server.url}/#/review/queued-game")
+    queued = page.locator("[data-testid=review-queued]")
+    one_of = words["review.queued"]
+    first = one_of["other"] if isinstance(one_of, dict) else one_of
+    expect(queued).to_have_text(first.format(n=3))
+    shot(page, f"review-queued-{lang}.png")
+    second = one_of["one"] if isinstance(one_of, dict) else one_of
+    expect(queued).to_have_text(second.format(n=1), timeout=15_000)
+    expect(queued).to_have_count(0, timeout=15_000)
+    expect(page.locator("[data-testid=review-progress]")).to_have_attribute("value", "2")
+    assert seen[0] == "POST" and set(seen[1:]) == {"GET"}
     assert not watch.errors, watch.errors
     context.close()

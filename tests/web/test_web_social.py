@@ -3,6 +3,7 @@ spectators, mutable) and a rematch offered and accepted with one click each."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
-from web_support import Server, new_page, shot
+from web_support import ROOT, Server, new_page, shot
 
 from tests.server.server_support import play_random
 
@@ -260,7 +261,7 @@ def test_a_clock_running_out_hands_the_seat_to_a_bot_on_the_page(
     try:
         _open(page, clock_server.url, game_id, tokens[0])
         status = page.locator("[data-testid=clocks] [data-testid=seat-status]").first
-        expect(status).to_have_text("time ran out: a bot plays", timeout=20000)
+        expect(status).to_have_text("time ran out", timeout=20000)
         seats = httpx.get(f"{clock_server.url}/api/games/{game_id}").json()["seats"]
         out = [i for i, s in enumerate(seats) if s["status"] == "timed out"]
         assert out and all(seats[i]["kind"] == "bot" for i in out)
@@ -281,7 +282,12 @@ def test_a_clock_running_out_hands_the_seat_to_a_bot_on_the_page(
             )
             expect(page.locator(".scores thead")).to_contain_text(names[i])
         expect(page.locator("[data-log]")).not_to_contain_text("Greedy bot")
-        assert "Greedy bot" not in page.locator("[data-testid=table]").inner_text()
+        # the bot is named only as the one playing for its player ("Ann (Greedy bot plays for
+        # them)" in the seats), never in the player's place
+        text = page.locator("[data-testid=table]").inner_text()
+        for i in out:
+            text = text.replace(f"{names[i]} (Greedy bot plays for them)", "")
+        assert "Greedy bot" not in text
         assert watch.errors == []
     finally:
         context.close()
@@ -324,3 +330,39 @@ def test_a_rematch_offer_can_be_declined(clock_server: Server, browser: Browser)
     finally:
         ctx_a.close()
         ctx_b.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "ko", "zh"])
+def test_a_seat_a_bot_took_over_says_who_plays_for_whom(
+    clock_server: Server, browser: Browser, lang: str
+) -> None:
+    """Ann leaves: the server's seat is ``taken_over`` (a bot plays, her name stays). Bo's page
+    shows "Ann (Greedy bot plays for them)" and why ("left the game") in its seats, in the
+    page's language; her name, never the bot's alone, on her board. Desktop and phone."""
+    base = clock_server.url
+    game_id, tokens = _ann_and_bo(base)
+    r = httpx.post(
+        f"{base}/api/games/{game_id}/leave", headers={"Authorization": f"Bearer {tokens[0]}"}
+    )
+    assert r.status_code == 200, r.text
+    seat = httpx.get(f"{base}/api/games/{game_id}").json()["seats"][0]
+    assert seat["taken_over"] and seat["name"] == "Ann" and seat["status"] == "left"
+    assert ":" not in seat["bot"]  # a bot without a level: its name is one catalogue word
+    words = json.loads((ROOT / "glade" / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))
+    title = words["seat.takenOver"].format(name="Ann", bot=words[f"bot.{seat['bot']}"])
+    # one browser (the invite is claimed once), at a desktop's size and then a phone's
+    context, page, watch = new_page(browser, 1280, 800)
+    context.add_init_script(f"localStorage.setItem('glade.lang', '{lang}')")
+    try:
+        _open(page, base, game_id, tokens[1])
+        for width, height in [(1280, 800), (390, 844)]:
+            page.set_viewport_size({"width": width, "height": height})
+            pill = page.locator("[data-testid=clocks] li[data-seat='0']")
+            expect(pill.locator(".seat-name")).to_have_text(title)
+            expect(pill.locator("[data-testid=seat-status]")).to_have_text(words["seat.whyLeft"])
+            expect(page.locator("[data-board-seat='0'] :is(h2, h3)").first).to_contain_text("Ann")
+            pill.scroll_into_view_if_needed()
+            shot(page, f"social-taken-over-{lang}-{width}.png", full_page=False)
+        assert watch.errors == []
+    finally:
+        context.close()

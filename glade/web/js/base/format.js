@@ -22,6 +22,24 @@ export function seatLabel(s) {
   return s.name || t("lobby.free");
 }
 
+// A seat with who plays it: a seat a bot took over (its player left or ran out of time) is
+// "Ann (Greedy bot plays for them)"; any other seat as seatLabel.
+export function seatTitle(s) {
+  if (s && s.taken_over && s.name && s.bot) return t("seat.takenOver", { name: s.name, bot: botLabel(s.bot) });
+  return seatLabel(s);
+}
+
+// A rating as players read it: the server's display scale (1500 at the start), "?" after it
+// while it is provisional (sigma above 4, about the first ten games).
+export function ratingText(r) {
+  return `${r.display}${r.provisional ? "?" : ""}`;
+}
+
+// A change of the display scale: "+12", "−35".
+export function deltaText(n) {
+  return `${n >= 0 ? "+" : "−"}${Math.abs(n)}`;
+}
+
 // "A, B and C" in the page's language.
 export function listWords(items) {
   if (typeof Intl !== "undefined" && Intl.ListFormat) return new Intl.ListFormat(lang(), { style: "long", type: "conjunction" }).format(items);
@@ -39,8 +57,8 @@ export function profileHref(entry) {
   return `#/profile/${encodeURIComponent(entry.kind === "bot" ? `bot:${entry.name}` : entry.name)}`;
 }
 
-// " · rating 18.3" after a bot level in the lobby (its calibrated rating), or "".
+// " · rating 1430" after a bot level in the lobby (its calibrated rating), or "".
 export function botRatingText(ratings, game, level) {
   const r = ratings && ratings.games && ratings.games[game] && ratings.games[game][level];
-  return r ? ` · ${t("rating.short", { rating: fmt(r.ordinal) })}` : "";
+  return r ? ` · ${t("rating.short", { rating: ratingText(r) })}` : "";
 }

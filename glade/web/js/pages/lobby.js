@@ -1,6 +1,6 @@
 // The lobby: my games (whose turn, last move, results), create a table (game, options, seats,
 // hot-seat or online), invite links, open tables.
-import { botLabel, botRatingText, seatLabel } from "../base/format.js";
+import { botLabel, botRatingText, seatLabel, seatTitle } from "../base/format.js";
 import { esc, lang, t } from "../base/i18n.js";
 import { toast } from "../base/ui.js";
 import { api, rememberNames, seatsFor } from "../net/api.js";
@@ -172,7 +172,7 @@ export async function showLobby(root) {
   }
 
   function gameRow(g) {
-    const names = (g.seats || []).map(seatName).join(", ");
+    const names = (g.seats || []).map(seatTitle).join(", ");
     const title = `<b>${esc(t(`game.${g.game}`))}</b> · ${esc(names)}`;
     if (g.over) {
       return `<li data-mygame="${esc(g.id)}" data-over="true"><span>${title}<br><span class="muted" data-testid="mygame-result">${esc(resultText(g))}</span></span>

@@ -1,14 +1,14 @@
-// #/profile/<name>: a player's (or bot level's) ratings per game, the rating chart (SVG, the
-// conservative rating after each rated game) and the recent games with their results (a bot
-// level's: its rated games).
-import { RATED_GAMES, entryName, fmt, seatLabel } from "../base/format.js";
+// #/profile/<name>: a player's (or bot level's) ratings per game (on the display scale, "?" while
+// provisional, with the μ/σ detail), the rating chart (SVG, the displayed rating after each rated
+// game) and the recent games with their results (a bot level's: its rated games).
+import { RATED_GAMES, deltaText, entryName, fmt, ratingText, seatTitle } from "../base/format.js";
 import { esc, lang, t } from "../base/i18n.js";
 import { api } from "../net/api.js";
 
 const COLOURS = { harmonies: "#2f7d4f", "living-forest": "#b0532a" };
 const PAD = { left: 44, right: 22, top: 14, bottom: 32 };
 
-// The rating chart: one line per game, x = rated game number, y = mu - 3 sigma after it. Drawn
+// The rating chart: one line per game, x = rated game number, y = the displayed rating after it. Drawn
 // at the width it is shown (at most 640), so its labels keep their size on a phone.
 export function chartSvg(history, width = 640) {
   const W = Math.max(280, Math.min(640, Math.round(width)));
@@ -18,18 +18,18 @@ export function chartSvg(history, width = 640) {
   );
   if (!series.length) return `<p class="hint-text" data-testid="no-chart">${esc(t("rating.noHistory"))}</p>`;
   const values = [];
-  for (const s of series) for (const h of s.points) values.push(h.ordinal_before, h.ordinal);
-  let lo = Math.floor(Math.min(...values) - 1);
-  let hi = Math.ceil(Math.max(...values) + 1);
-  if (hi - lo < 4) hi = lo + 4;
+  for (const s of series) for (const h of s.points) values.push(h.display_before, h.display);
+  let lo = Math.floor((Math.min(...values) - 10) / 10) * 10;
+  let hi = Math.ceil((Math.max(...values) + 10) / 10) * 10;
+  if (hi - lo < 40) hi = lo + 40;
   const most = Math.max(...series.map((s) => s.points.length));
   const x = (i) => PAD.left + ((W - PAD.left - PAD.right) * i) / Math.max(1, most);
   const y = (v) => PAD.top + ((H - PAD.top - PAD.bottom) * (hi - v)) / (hi - lo);
   const parts = [];
-  const step = Math.max(1, Math.ceil((hi - lo) / 5));
+  const step = Math.max(10, Math.ceil((hi - lo) / 50) * 10);
   for (let v = Math.ceil(lo / step) * step; v <= hi; v += step) {
     parts.push(`<line x1="${PAD.left}" x2="${W - PAD.right}" y1="${y(v)}" y2="${y(v)}" stroke="#ddd"/>`);
-    parts.push(`<text style="font-size:12px" fill="currentColor" x="${PAD.left - 6}" y="${y(v) + 4}" text-anchor="end">${esc(fmt(v))}</text>`);
+    parts.push(`<text style="font-size:12px" fill="currentColor" x="${PAD.left - 6}" y="${y(v) + 4}" text-anchor="end">${v}</text>`);
   }
   const xStep = Math.max(1, Math.ceil(most / 8));
   for (let i = 0; i <= most; i += xStep) {
@@ -40,16 +40,16 @@ export function chartSvg(history, width = 640) {
   );
   for (const s of series) {
     const colour = COLOURS[s.game];
-    const pts = [[x(0), y(s.points[0].ordinal_before)]].concat(s.points.map((h, i) => [x(i + 1), y(h.ordinal)]));
+    const pts = [[x(0), y(s.points[0].display_before)]].concat(s.points.map((h, i) => [x(i + 1), y(h.display)]));
     parts.push(
       `<polyline data-game="${esc(s.game)}" fill="none" stroke="${colour}" stroke-width="2.5" points="${pts
         .map((p) => p.map((n) => n.toFixed(1)).join(","))
         .join(" ")}"/>`,
     );
     s.points.forEach((h, i) => {
-      const label = t("rating.point", { game: t(`game.${s.game}`), n: i + 1, rating: fmt(h.ordinal), place: h.place, players: h.players });
+      const label = t("rating.point", { game: t(`game.${s.game}`), n: i + 1, rating: h.display, place: h.place, players: h.players });
       parts.push(
-        `<circle data-point cx="${x(i + 1).toFixed(1)}" cy="${y(h.ordinal).toFixed(1)}" r="3.5" fill="${colour}"><title>${esc(label)}</title></circle>`,
+        `<circle data-point cx="${x(i + 1).toFixed(1)}" cy="${y(h.display).toFixed(1)}" r="3.5" fill="${colour}"><title>${esc(label)}</title></circle>`,
       );
     });
   }
@@ -72,10 +72,11 @@ function when(seconds) {
   }
 }
 
-// a seat a bot took over (its player left or ran out of time) keeps its player's name
+// a seat a bot took over (its player left or ran out of time) keeps its player's name, says
+// which bot played for them and why (such a player finished last for the rating)
 function seatName(s) {
-  if (s.status && s.name) return `${s.name} (${t(s.status === "left" ? "clock.left" : "clock.timedOut")})`;
-  return seatLabel(s);
+  if (s.taken_over) return `${seatTitle(s)} · ${t(s.status === "left" ? "seat.whyLeft" : "seat.whyTimedOut")}`;
+  return seatTitle(s);
 }
 
 function gameRow(g) {
@@ -85,11 +86,11 @@ function gameRow(g) {
     const score = g.result.scores[g.seat];
     result = esc(t("rating.place", { place: g.result.place, players: g.result.players, score: fmt(score).replace(/\.0$/, "") }));
   }
-  const change = g.rating ? g.rating.after - g.rating.before : null;
+  const change = g.rating ? g.rating.display_after - g.rating.display_before : null;
   const delta =
     change === null
       ? `<span class="muted">${esc(t("rating.unrated"))}</span>`
-      : `<span data-testid="delta" title="${esc(t("rating.change"))}">${change >= 0 ? "+" : ""}${esc(fmt(change))}</span>`;
+      : `<span data-testid="delta" title="${esc(`${t("rating.change")}: ${t("rating.changed", { before: g.rating.display_before, after: g.rating.display_after })}`)}">${esc(deltaText(change))}</span>`;
   const link = g.over
     ? `<a href="#/replay/${encodeURIComponent(g.id)}">${esc(t("nav.replay"))}</a>`
     : `<a href="#/watch/${encodeURIComponent(g.id)}">${esc(t("rating.watch"))}</a>`;
@@ -105,13 +106,14 @@ export async function showProfile(root, name) {
     return RATED_GAMES.map((g) => {
       const r = data.ratings[g];
       const body = r
-        ? `<div style="font-size:1.6rem;font-weight:700" data-testid="rating-${esc(g)}">${esc(fmt(r.ordinal))}</div>
-           <div class="muted">${esc(t("rating.detail", { mu: fmt(r.mu), sigma: fmt(r.sigma), n: r.games }))}</div>`
+        ? `<div style="font-size:1.6rem;font-weight:700" data-testid="rating-${esc(g)}"${r.provisional ? ` title="${esc(t("rating.provisional"))}"` : ""}>${esc(ratingText(r))}</div>
+           <div class="muted" data-testid="rating-detail-${esc(g)}">${esc(t("rating.detail", { mu: fmt(r.mu), sigma: fmt(r.sigma), n: r.games }))}</div>
+           ${r.provisional ? `<div class="muted" style="font-size:.85em" data-testid="provisional-${esc(g)}">${esc(t("rating.provisional"))}</div>` : ""}`
         : `<div class="muted">${esc(t("rating.notRated"))}</div>`;
       const cal =
         isBot && data.calibration && data.calibration[g]
           ? `<div class="muted" style="font-size:.85em">${esc(
-              t("rating.calibrated", { rating: fmt(data.calibration[g].ordinal), n: data.calibration[g].games }),
+              t("rating.calibrated", { rating: ratingText(data.calibration[g]), n: data.calibration[g].games }),
             )}</div>`
           : "";
       return `<div class="panel" style="flex:1 1 12rem;margin:0"><h3><a href="#/leaderboard/${g}">${esc(t(`game.${g}`))}</a></h3>${body}${cal}</div>`;

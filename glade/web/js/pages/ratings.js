@@ -1,6 +1,7 @@
-// The leaderboard page (#/leaderboard/<game>): players and bot levels by conservative rating.
-// Ratings are OpenSkill (Weng-Lin Plackett-Luce) from the server; a profile is pages/profile.js.
-import { RATED_GAMES, entryName, fmt, profileHref } from "../base/format.js";
+// The leaderboard page (#/leaderboard/<game>): players and bot levels ranked by conservative
+// rating (as the server ranks them), each shown on the display scale ("?" while provisional) with
+// its μ ± σ. Ratings are OpenSkill (Weng-Lin Plackett-Luce); a profile is pages/profile.js.
+import { RATED_GAMES, entryName, fmt, profileHref, ratingText } from "../base/format.js";
 import { esc, t } from "../base/i18n.js";
 import { api } from "../net/api.js";
 
@@ -22,13 +23,13 @@ export async function showLeaderboard(root, game) {
     const badge = e.kind === "bot" ? ` <span class="rating-bot" style="font-size:.75em;padding:0 .35em;border:1px solid var(--line);border-radius:4px;color:var(--muted);white-space:nowrap">${esc(t("rating.bot"))}</span>` : "";
     const cal = e.calibration
       ? `<div class="muted" style="font-size:.85em">${esc(
-          t("rating.calibrated", { rating: fmt(e.calibration.ordinal), n: e.calibration.games }),
+          t("rating.calibrated", { rating: ratingText(e.calibration), n: e.calibration.games }),
         )}</div>`
       : "";
     return `<tr data-identity="${esc(e.identity)}">
       <td style="text-align:right">${e.rank}</td>
       <td>${who}${badge}${cal}</td>
-      <td style="text-align:right"><strong data-testid="ordinal">${esc(fmt(e.ordinal))}</strong></td>
+      <td style="text-align:right"><strong data-testid="rating"${e.provisional ? ` title="${esc(t("rating.provisional"))}"` : ""}>${esc(ratingText(e))}</strong></td>
       <td style="text-align:right;white-space:nowrap;font-size:.9em" class="muted">${esc(fmt(e.mu))} ± ${esc(fmt(e.sigma))}</td>
       <td style="text-align:right">${e.games}</td></tr>`;
   }

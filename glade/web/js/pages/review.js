@@ -69,7 +69,9 @@ export async function showReview(root, id) {
       inner = `<p class="error" role="alert">${esc(t("review.failed"))}</p>`;
     } else {
       const total = body.total || 0;
-      inner = `<p>${esc(t("review.running", { done: body.done || 0, total: total || "…" }))}</p>
+      // waiting for the server's other work: how many jobs go first (0: being worked out)
+      const queued = body.queued ? `<p data-testid="review-queued">${esc(t("review.queued", { n: body.queued }))}</p>` : "";
+      inner = `${queued}<p>${esc(t("review.running", { done: body.done || 0, total: total || "…" }))}</p>
         <progress data-testid="review-progress" max="${total || 1}" value="${body.done || 0}"></progress>`;
     }
     if (!alive) return;

@@ -3,7 +3,7 @@
 // they never cover a control of the table); whether the table is rated (a badge in the table's
 // title) and each seat's rating at stake; and the clock choice of the lobby's form.
 // Everything a player typed is shown with textContent, never as HTML.
-import { fmt, listWords } from "../base/format.js";
+import { deltaText, listWords, ratingText, seatTitle } from "../base/format.js";
 import { esc, t } from "../base/i18n.js";
 import { toast } from "../base/ui.js";
 import { api, rememberSeat } from "../net/api.js";
@@ -89,7 +89,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
   panel.className = "social-bar";
   panel.dataset.testid = "social";
   panel.innerHTML = `
-    <section class="social-seats"><h2 class="sr-only" data-t="clock.title"></h2><ol data-seat-list data-testid="clocks"></ol>
+    <section class="social-seats"><h2 class="sr-only" data-t="clock.title"></h2><ol data-seat-list data-testid="clocks"></ol><p class="rated-why hint-text" data-rated-why data-testid="rated-why" hidden></p>
       <button type="button" data-leave data-testid="leave" hidden></button></section>
     <section class="social-rematch" data-testid="rematch" hidden></section>`;
   const chatBox = document.createElement("aside");
@@ -170,16 +170,16 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
       li.dataset.seat = String(i);
       const name = document.createElement("span");
       name.className = "seat-name";
-      // a seat a bot took over keeps its player's name here
-      name.textContent = s.status && s.name ? s.name : nameOf(i);
+      // a seat a bot took over keeps its player's name and says which bot plays for them
+      name.textContent = s.taken_over ? seatTitle(s) : nameOf(i);
       li.append(name);
-      const rated = stake && stake.rated && stake.seats[i];
+      const rated = stake && counts() && stake.seats[i];
       if (rated && rated.rating) li.append(ratingOf(rated, s, i));
       if (s.status) {
         const note = document.createElement("span");
         note.className = "seat-status";
         note.dataset.testid = "seat-status";
-        note.textContent = t(s.status === "left" ? "clock.left" : "clock.timedOut");
+        note.textContent = t(s.status === "left" ? "seat.whyLeft" : "seat.whyTimedOut");
         li.append(note);
       }
       const c = clock && clock.seats[i];
@@ -201,22 +201,30 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     leave.textContent = t(performance.now() - leaving < 5000 ? "leave.confirm" : "leave.button");
   }
 
-  // a seat's rating at stake (before the end) or its change (once the game was rated)
+  // whether this table's game moves ratings: a rated table that counts (the server decides at
+  // the first move; a rated table of two accounts seen on one address, for one, does not)
+  const counts = () => Boolean(stake && stake.rated && stake.counts);
+
+  // a seat's rating at stake (before the end) or its change (once the game was rated), on the
+  // display scale with "?" while provisional; the μ/σ detail in its title
   function ratingOf(rated, s, i) {
     const el = document.createElement("span");
     el.className = "seat-rating";
     el.dataset.testid = `seat-rating-${i}`;
     const r = rated.rating;
     const who = s.status && s.name ? s.name : nameOf(i);
-    const detail = t("rating.detail", { mu: fmt(r.mu), sigma: fmt(r.sigma), n: r.games });
+    const mark = r.provisional ? "?" : "";
+    const detail = [t("rating.detail", { mu: r.mu.toFixed(1), sigma: r.sigma.toFixed(1), n: r.games })];
+    if (r.provisional) detail.push(t("rating.provisional"));
     if (rated.change) {
-      const delta = rated.change.after - rated.change.before;
-      el.textContent = `${fmt(rated.change.after)} (${delta >= 0 ? "+" : ""}${fmt(delta)})`;
+      const c = rated.change;
+      const delta = c.display_after - c.display_before;
+      el.textContent = `${c.display_after}${mark} (${deltaText(delta)})`;
       el.classList.add(delta >= 0 ? "up" : "down");
-      el.title = `${who}: ${t("rating.changed", { before: fmt(rated.change.before), after: fmt(rated.change.after) })}`;
+      el.title = [`${who}: ${t("rating.changed", { before: c.display_before, after: `${c.display_after}${mark}` })}`, ...detail].join(" · ");
     } else {
-      el.textContent = fmt(r.ordinal);
-      el.title = `${who}: ${t("rating.short", { rating: fmt(r.ordinal) })} · ${detail}`;
+      el.textContent = ratingText(r);
+      el.title = [`${who}: ${t("rating.short", { rating: ratingText(r) })}`, ...detail].join(" · ");
     }
     return el;
   }
@@ -229,11 +237,24 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     if (badge.hidden) return;
     badge.dataset.testid = "rated-badge";
     badge.dataset.rated = String(stake.rated);
-    badge.className = `rated-badge ${stake.rated ? "rated" : "unrated"}`;
-    badge.textContent = t(stake.rated ? "rating.badgeRated" : "rating.badgeUnrated");
-    badge.title = t(stake.rated ? "rating.badgeRatedHelp" : "rating.badgeUnratedHelp");
+    badge.dataset.counts = String(counts());
+    badge.className = `rated-badge ${counts() ? "rated" : "unrated"}`;
+    // an unrated table; a rated one whose game counts; a rated one that does not, and why
+    const why = stake.rated && !counts() && stake.reason ? t(`refusal.${stake.reason}`) : "";
+    badge.textContent = t(!stake.rated ? "rating.badgeUnrated" : counts() ? "rating.badgeRated" : "rating.badgeNotCounted");
+    badge.title = !stake.rated
+      ? t("rating.badgeUnratedHelp")
+      : counts()
+        ? [t("rating.badgeRatedHelp"), stake.decided ? "" : t("rating.decidedAtFirstMove")].filter(Boolean).join(" ")
+        : why;
+    // the reason in words under the seats, where a phone (no tooltip) shows it too
+    const note = $("[data-rated-why]");
+    if (note) {
+      note.hidden = !why;
+      note.textContent = why;
+    }
     // a phone shows one board at a time under its seat's tab: the rating goes in the tab too
-    if (!stake.rated) return;
+    if (!counts()) return;
     for (const tabEl of root.querySelectorAll(".board-tabs [data-tab]")) {
       const i = Number(tabEl.dataset.tab);
       const rated = stake.seats[i];
@@ -253,7 +274,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     }
     renderBadge();
     renderSeats();
-    const waiting = stake.rated && state && state.over && stake.seats.some((x) => x.rating && !x.change);
+    const waiting = counts() && state && state.over && stake.seats.some((x) => x.rating && !x.change);
     if (waiting && stakeTries < 6) setTimeout(loadStake, 500 * 2 ** stakeTries++);
   }
 
