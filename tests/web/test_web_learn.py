@@ -12,7 +12,7 @@ import re
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page
-from web_support import Server, new_page, shot
+from web_support import Server, create_from_lobby, game_id, new_page, play_harmonies_turn, shot
 
 from glade.learn import section_ids
 
@@ -243,6 +243,9 @@ def test_a_score_line_lights_exactly_its_parts(browser: Browser, server: Server,
             assert lit_cells(page, seat) == want, (seat, cat)
             other = 1 - seat
             assert lit_cells(page, other) == set()
+            words = [p for p in parts if p["category"] == cat and not p["cells"]]
+            note = page.inner_text("[data-testid=score-note]") if words else ""
+            assert bool(note) == bool(words) and note.count("+") == len(words), (cat, note)
             badges = page.locator("[data-testid=tutorial] .part-points").count()
             assert badges == len([p for p in parts if p["category"] == cat and p["cells"]])
             checked += bool(want)
@@ -277,5 +280,35 @@ def test_lobby_and_rules_link_to_each_other(browser: Browser, server: Server) ->
     )
     page.click("[data-testid=learn-link]")
     page.wait_for_selector("[data-testid=tutorial] [data-testid=player-aid]")
+    assert watch.errors == []
+    context.close()
+
+
+def test_a_table_has_the_aid_the_rules_link_and_lit_score_lines(
+    browser: Browser, server: Server
+) -> None:
+    context, page, watch = new_page(browser, 1280, 900)
+    create_from_lobby(page, server.url, "harmonies", ["human"])
+    page.wait_for_selector("[data-testid=table]")
+    rng = random.Random(7)
+    for _ in range(3):
+        play_harmonies_turn(page, rng)
+    gid = game_id(page)
+    view = httpx.get(f"{server.url}/api/games/{gid}", timeout=20).json()["view"]
+    parts = view["boards"][0]["score"]["parts"]
+    assert parts
+    for cat in page.eval_on_selector_all("tr[data-cat]", "els => els.map(e => e.dataset.cat)"):
+        page.hover(f"tr[data-cat='{cat}'] td[data-score-seat='0']")
+        lit = set(
+            page.eval_on_selector_all(
+                "[data-board-seat='0'] .part-lit", "els => els.map(e => e.dataset.cell)"
+            )
+        )
+        assert lit == {c for p in parts if p["category"] == cat for c in p["cells"]}, cat
+    page.wait_for_selector("[data-testid=table] [data-testid=player-aid]")
+    page.click("[data-testid=table] [data-testid=player-aid] summary")
+    assert page.locator("[data-testid=player-aid] [data-aid]").count() >= 8
+    page.click("[data-testid=table] [data-testid=rules-link]")
+    page.wait_for_selector("[data-testid=rules][data-game=harmonies]")
     assert watch.errors == []
     context.close()

@@ -118,7 +118,7 @@ export async function showLearn(root, game) {
       </section>
       <div class="play">${endHtml(c)}${mod.render(c)}</div>
       <aside class="side">
-        <section class="panel scores"><h2>${esc(lt("learn.score"))}</h2>${mod.scores(c)}<p class="muted small">${esc(lt("score.light"))}</p></section>
+        <section class="panel scores"><h2>${esc(lt("learn.score"))}</h2>${mod.scores(c)}<p class="score-note" data-score-note data-testid="score-note" aria-live="polite"></p><p class="muted small">${esc(lt("score.light"))}</p></section>
         ${playerAidHtml(rules)}
       </aside>
     </div>`;

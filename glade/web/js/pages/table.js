@@ -17,6 +17,7 @@ import { toast } from "../base/ui.js";
 import { GAMES } from "../games/index.js";
 import { ApiError, LiveSocket, api, seatsFor } from "../net/api.js";
 import { SCORING, rulesLink } from "../parts/learn_links.js";
+import { fillAid } from "../parts/player_aid.js";
 import { attachScoreLight } from "../parts/score_light.js";
 import { mountSocial } from "../parts/social.js";
 
@@ -556,6 +557,7 @@ export async function showTable(root, id, { spectator }) {
       <div class="play">${mod.render(c)}</div>
       <aside class="side">
         <section class="panel scores"><h2>${esc(t("table.scores"))}</h2>${mod.scores(c)}</section>
+        <div class="aid-slot" data-aid-slot></div>
         <div class="social-slot" data-social-slot></div>
         <section class="panel log-panel"><h2>${esc(t("table.log"))}</h2><ol class="log" data-log>${logHtml()}</ol></section>
         <p class="links"><a href="#/">${esc(t("nav.lobby"))}</a> · <a href="#/replay/${encodeURIComponent(id)}">${esc(t("nav.replay"))}</a> · ${rulesLink(v.game)}</p>
@@ -563,6 +565,7 @@ export async function showTable(root, id, { spectator }) {
       ${isOver() && state.view.result && !endClosed ? endHtml(c) : ""}
     </div>`;
     social.update(state); // clocks, chat, rematch and leave: social.js
+    fillAid(root, v.game); // the player aid: parts/player_aid.js
     if (hintOn && hint) {
       const wanted = new Set(hint.map(canonical));
       for (const el of root.querySelectorAll("[data-act]")) {

@@ -3,7 +3,11 @@
 // breakdown the views carry: Harmonies `boards[seat].score.parts`, Living Forest
 // `spirits[seat].parts` ({category, points, cells}). A score line is a row with data-cat; a cell of
 // it with data-score-seat names the seat, else the seat on screen (data-seat of the page's root).
-// A list item with data-part-cells (a rules figure's parts) lights its own cells.
+// A list item with data-part-cells (a rules figure's parts) lights its own cells. The parts with no
+// cell (Living Forest's victory tiles, fires kept, flowers of the help line) are said in words in
+// the page's [data-score-note], if it has one.
+import { listWords } from "../base/format.js";
+import { t } from "../base/i18n.js";
 
 export function partsOf(view, seat) {
   if (!view) return [];
@@ -16,7 +20,19 @@ function cellEl(board, cell) {
   return board.querySelector(`[data-cell="${CSS.escape(cell)}"]`) || board.querySelector(`.forest [data-slot="${CSS.escape(cell)}"]`);
 }
 
+// A part with no cell, in words: "tree victory tile +1", "fire of 3 ×2: +2".
+function noteWords(part) {
+  const p = part.params || {};
+  let what = part.what;
+  if (part.what === "victory_tile") what = t("lf.victoryTile", { tile: t(`lf.tile.${p.tile}`) });
+  else if (part.what === "fires") what = t("lf.fireValue", { value: p.value });
+  else if (part.what === "help_line") what = `${t("lf.helpLine")} (${listWords((p.cards || []).map((c) => t(`lfcard.${c}`)))})`;
+  const count = p.count > 1 ? ` ×${p.count}` : "";
+  return `${what}${count}: +${part.points}`;
+}
+
 export function clearLight(root) {
+  for (const el of root.querySelectorAll("[data-score-note]")) el.textContent = "";
   for (const el of root.querySelectorAll(".part-lit")) el.classList.remove("part-lit");
   for (const el of root.querySelectorAll(".part-points")) el.remove();
   for (const el of root.querySelectorAll(".score-lit")) el.classList.remove("score-lit");
@@ -79,6 +95,8 @@ export function attachScoreLight(root, viewOf) {
     if (!board) return true;
     const parts = partsOf(viewOf(), seat).filter((p) => p.category === row.dataset.cat);
     lightParts(board, parts);
+    const note = root.querySelector("[data-score-note]");
+    if (note) note.textContent = listWords(parts.filter((p) => !p.cells.length).map(noteWords));
     (cell || row).classList.add("score-lit");
     return true;
   }
