@@ -50,7 +50,7 @@ TEXT_PARAMS = {
     "stack",
     "tokens",
 }
-TEXT_PARAMS |= {"action", "game"}
+TEXT_PARAMS |= {"action", "game", "bot"}  # a bot by name: "{bot} plays for them"
 LF_REFUSALS = set(LF_CATALOGUE)  # refusal.<code> of these codes are Living Forest strings
 # refusal params that are names, cells or seats, not counts (``seat {seat} is playing``)
 TEXT_PARAMS |= {

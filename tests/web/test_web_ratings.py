@@ -24,8 +24,8 @@ from glade.server.features.ratings import rating_json
 
 sys.path.insert(0, str(ROOT / "tests" / "server"))
 from server_support import make_settings, play_random  # noqa: E402
+from test_server_accounts import PASSWORD, claim, signup  # noqa: E402
 from test_server_accounts import Browser as Account  # noqa: E402
-from test_server_accounts import claim, signup  # noqa: E402
 
 NAME = "Mira"
 GAMES = ("harmonies", "living-forest")
@@ -89,6 +89,15 @@ def _rated_games(db: Path) -> tuple[list[str], str, dict[str, dict[str, str]]]:
             got = claim(mira, r.json()["id"], seat["token"], csrf)
             assert got.status_code == 200, got.text
         tables["harmonies"]["same_account"] = r.json()["id"]
+        # an unrated game Mira left at once: a bot played her seat to the end for her
+        gid, tokens = _table(c, mira, csrf, "harmonies", "greedy", rated=False)
+        left = mira.post(
+            f"/api/games/{gid}/leave",
+            headers={"Authorization": f"Bearer {tokens[0]}", "X-CSRF-Token": csrf},
+        )
+        assert left.status_code == 200, left.text
+        play_random(c, gid, [None, None], random.Random(9))
+        tables["harmonies"]["left"] = gid
         for _ in range(500):  # every rating has landed
             prof = c.get(f"/api/profiles/{NAME}").json()
             if len(prof["history"]) == len(plan):
@@ -103,7 +112,8 @@ class Rated(NamedTuple):
     games: list[str]  # Mira's finished rated games: 3 of Harmonies, 1 of Living Forest
     user_id: str
     # per game, a "rated" and an "unrated" table in play; Harmonies also a rated table of two
-    # seats of one account ("same_account", that does not count)
+    # seats of one account ("same_account", that does not count) and a finished unrated game
+    # that Mira left ("left")
     tables: dict[str, dict[str, str]]
 
 
@@ -426,3 +436,32 @@ def test_a_rated_table_that_does_not_count_says_why(
         shot(page, f"rated-table-not-counted-{lang}-{size[0]}.png", full_page=False)
         assert not watch.errors, watch.errors
         context.close()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_game_a_bot_finished_for_mira_says_so_in_her_profile_and_games(
+    browser: Browser, rated_server: Rated, lang: str
+) -> None:
+    """Mira left a game and a bot played her seat to the end (the server's ``taken_over``
+    seat): her profile's games and her account's My games in the lobby name her seat "Mira
+    (Greedy bot plays for them)", the profile with why ("left the game")."""
+    srv = rated_server.srv
+    gid = rated_server.tables["harmonies"]["left"]
+    seat = httpx.get(f"{srv.url}/api/games/{gid}", timeout=10).json()["seats"][0]
+    assert seat["taken_over"] and seat["name"] == NAME and ":" not in seat["bot"]
+    words = _strings(lang)
+    title = words["seat.takenOver"].format(name=NAME, bot=words[f"bot.{seat['bot']}"])
+    context, page, watch = _in(browser, lang, (1280, 800))
+    page.goto(f"{srv.url}/#/profile/{NAME}")
+    row = page.locator(f"[data-testid=profile-games] tr[data-game-id='{gid}']")
+    expect(row).to_contain_text(f"{title} · {words['seat.whyLeft']}")
+    r = page.request.post(f"{srv.url}/api/account/login", data={"name": NAME, "password": PASSWORD})
+    assert r.status == 200, r.text()
+    page.goto(f"{srv.url}/#/")
+    page.reload()  # the page reads its session when it loads
+    mine = page.locator(f"[data-mygame='{gid}']")
+    expect(mine).to_contain_text(title)
+    mine.scroll_into_view_if_needed()
+    shot(page, f"mygames-taken-over-{lang}.png", full_page=False)
+    assert not watch.errors, watch.errors
+    context.close()

@@ -23,9 +23,13 @@ export function seatLabel(s) {
 }
 
 // A seat with who plays it: a seat a bot took over (its player left or ran out of time) is
-// "Ann (Greedy bot plays for them)"; any other seat as seatLabel.
+// "Ann (Greedy bot plays for them)"; any other seat as seatLabel. The table's answers mark such a
+// seat `taken_over`; a profile's games give its `status` ("left", "timed out") only, which is
+// what the server's taken_over is made of.
+export const takenOver = (s) => Boolean(s && (s.taken_over || s.status));
+
 export function seatTitle(s) {
-  if (s && s.taken_over && s.name && s.bot) return t("seat.takenOver", { name: s.name, bot: botLabel(s.bot) });
+  if (takenOver(s) && s.name && s.bot) return t("seat.takenOver", { name: s.name, bot: botLabel(s.bot) });
   return seatLabel(s);
 }
 

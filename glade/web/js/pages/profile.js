@@ -1,7 +1,7 @@
 // #/profile/<name>: a player's (or bot level's) ratings per game (on the display scale, "?" while
 // provisional, with the μ/σ detail), the rating chart (SVG, the displayed rating after each rated
 // game) and the recent games with their results (a bot level's: its rated games).
-import { RATED_GAMES, deltaText, entryName, fmt, ratingText, seatTitle } from "../base/format.js";
+import { RATED_GAMES, deltaText, entryName, fmt, ratingText, seatTitle, takenOver } from "../base/format.js";
 import { esc, lang, t } from "../base/i18n.js";
 import { api } from "../net/api.js";
 
@@ -75,7 +75,7 @@ function when(seconds) {
 // a seat a bot took over (its player left or ran out of time) keeps its player's name, says
 // which bot played for them and why (such a player finished last for the rating)
 function seatName(s) {
-  if (s.taken_over) return `${seatTitle(s)} · ${t(s.status === "left" ? "seat.whyLeft" : "seat.whyTimedOut")}`;
+  if (takenOver(s)) return `${seatTitle(s)} · ${t(s.status === "left" ? "seat.whyLeft" : "seat.whyTimedOut")}`;
   return seatTitle(s);
 }
 
