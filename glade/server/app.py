@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from .api import accounts, errors, games, ratings, reviews, social
+from .api import accounts, errors, games, learn, ratings, reviews, social
 from .api.accesslog import AccessLog
 from .api.deps import Services
 from .api.guard import GuardMiddleware, RateLimiter, client_address
@@ -162,6 +162,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         ratings.router,
         accounts.router,
         social.router,
+        learn.router,
         socket_router(SocketLimits(limiter, settings.sockets_per_client, settings.max_body_bytes)),
     ):
         app.include_router(router)

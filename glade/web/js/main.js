@@ -1,16 +1,20 @@
 // The router: one page at a time in <main id="app">, chosen by the address. Nothing imports it.
 // Routes: #/ lobby · #/play/<id>[/<token>] a table (a token: an invite) · #/watch/<id> spectator ·
-// #/replay/<id>[/<move>] · #/review/<id> · #/leaderboard/<game> · #/profile/<name> · #/account.
+// #/replay/<id>[/<move>] · #/review/<id> · #/leaderboard/<game> · #/profile/<name> · #/account ·
+// #/rules/<game>[/<section>] · #/learn/<game>.
 import { esc, preferredLang, setLang, t } from "./base/i18n.js";
 import { startNotify } from "./net/notify.js";
 import { loadAccount, onAccount } from "./net/session.js";
+import { loadLearnWords } from "./parts/learn_words.js";
 import { mountAccountLink, showAccount } from "./pages/account.js";
 import { inviteRoute, showInvite } from "./pages/invite.js";
 import { showLobby } from "./pages/lobby.js";
 import { showProfile } from "./pages/profile.js";
+import { showLearn } from "./pages/learn.js";
 import { showLeaderboard } from "./pages/ratings.js";
 import { showReplay } from "./pages/replay.js";
 import { showReview } from "./pages/review.js";
+import { showRules } from "./pages/rules.js";
 import { showTable } from "./pages/table.js";
 
 const app = document.getElementById("app");
@@ -26,6 +30,8 @@ function page(parts) {
   if (where === "profile" && a) return showProfile(app, a);
   if (where === "leaderboard" || where === "profile") return showLeaderboard(app, a);
   if (where === "account") return showAccount(app);
+  if (where === "rules" && a) return showRules(app, a, b);
+  if (where === "learn" && a) return showLearn(app, a);
   return showLobby(app);
 }
 
@@ -47,7 +53,7 @@ async function route() {
 
 async function boot() {
   const select = document.getElementById("lang-select");
-  await setLang(preferredLang());
+  await Promise.all([setLang(preferredLang()), loadLearnWords()]);
   select.value = document.documentElement.lang;
   select.addEventListener("change", async () => {
     await setLang(select.value);

@@ -257,7 +257,7 @@ function freshCells(ui, seat, board) {
   return fresh;
 }
 
-function boardSvg(board, { size, legalToken, cubeCells, hintCells, interactive, label, fresh, stepCells, labels = true }) {
+export function boardSvg(board, { size, legalToken, cubeCells, hintCells, interactive, label, fresh, stepCells, labels = true }) {
   const cells = boardCells(board.side);
   const [x, y, w, h] = viewBox(cells, size);
   const cubes = new Set(board.cubes || []);
@@ -296,7 +296,7 @@ function boardSvg(board, { size, legalToken, cubeCells, hintCells, interactive, 
 }
 
 // A habitat drawn from the card data; `big`: the enlarged card (every height numbered).
-function habitatSvg(card, { size = 13, big = false } = {}) {
+export function habitatSvg(card, { size = 13, big = false } = {}) {
   const cells = card.cells.map((cell) => [cell.q, cell.r]);
   // one frame size for every card, so that a habitat's cells are drawn at the same scale
   const [bx, by, bw, bh] = viewBox(cells, size, 2);
@@ -581,6 +581,9 @@ export function render(c) {
 
 const CATEGORIES = ["trees", "mountains", "fields", "buildings", "water", "animals", "spirit"];
 
+// The rules section of a score line (#/rules/harmonies/<section>).
+const ruleOf = (cat, side) => `harmonies.${{ water: side === "B" ? "islands" : "river", spirit: "spirits" }[cat] || cat}`;
+
 function categoryLabel(cat, side) {
   if (cat === "water") return t(side === "B" ? "h.cat.islands" : "h.cat.river");
   return t(`h.cat.${cat}`);
@@ -605,7 +608,7 @@ function breakdownTable(c, rows, { result = null } = {}) {
     : "";
   const cats = CATEGORIES.filter((cat) => cat !== "spirit" || v.options.spirits);
   let body = cats
-    .map((cat) => `<tr><th scope="row">${esc(categoryLabel(cat, side))}</th>${rows.map((r) => `<td>${r[cat] ?? 0}</td>`).join("")}</tr>`)
+    .map((cat) => `<tr data-cat="${cat}"><th scope="row"><a href="#/rules/harmonies/${ruleOf(cat, side)}">${esc(categoryLabel(cat, side))}</a></th>${rows.map((r, s) => `<td data-score-seat="${s}" tabindex="0">${r[cat] ?? 0}</td>`).join("")}</tr>`)
     .join("");
   body += `<tr class="total"><th scope="row">${esc(t("h.cat.total"))}</th>${rows.map((r, s) => `<td data-total-seat="${s}">${r.total}</td>`).join("")}</tr>`;
   if (result && v.players === 1 && result.suns !== undefined) {

@@ -148,7 +148,7 @@ function mainElement(data) {
   return best || "none";
 }
 
-function cardHtml(card, { a = null, refused = "", fresh = false, mini = false, big = false, taken = "", slot = "" } = {}) {
+export function cardHtml(card, { a = null, refused = "", fresh = false, mini = false, big = false, taken = "", slot = "" } = {}) {
   const data = { ...(CARD[card.name] || {}), ...card };
   const level = data.level || 0;
   const varan = card.name === "Fire Varan";
@@ -342,7 +342,7 @@ function lineWhere(line) {
   return line.column ? t("lf.lineColumn", { n: line.column }) : t("lf.lineRow", { n: line.row });
 }
 
-function forestHtml(spirit, c, own, h) {
+export function forestHtml(spirit, c, own, h) {
   const plants = new Map();
   const planting = own && c.view.in_progress && c.view.in_progress.step === "plant" && c.view.current === spirit.seat;
   if (own && c.ui.tree) for (const a of c.legal) if (a.type === "plant" && a.tree === c.ui.tree) plants.set(`${a.row},${a.column}`, a);
@@ -534,7 +534,7 @@ function displayHtml(c, h) {
   return `<section class="panel display" aria-labelledby="display-title"><h2 id="display-title">${esc(t("lf.display"))}</h2>${rows}</section>`;
 }
 
-function circleHtml(c, h) {
+export function circleHtml(c, h) {
   const v = c.view;
   const fires = new Map(c.legal.filter((a) => a.type === "pick_fire").map((a) => [a.index, a]));
   const step = v.in_progress;
@@ -662,7 +662,7 @@ function breakdownTable(c, rows, { wide = false } = {}) {
     ? `<p class="score-names" aria-hidden="true">${rows.map((_, s) => `<span class="score-name">${SHAPE[s]} ${esc(c.nameOf(s))}</span>`).join(" ")}</p>`
     : "";
   let body = ["trees", "fires", "flowers"]
-    .map((k) => `<tr><th scope="row">${esc(kindWord(k))}</th>${rows.map((r) => `<td class="${r[k] >= (c.view.target || 12) ? "reached" : ""}">${r[k]}</td>`).join("")}</tr>`)
+    .map((k) => `<tr data-cat="${k}"><th scope="row"><a href="#/rules/living-forest/living-forest.victory">${esc(kindWord(k))}</a></th>${rows.map((r, s) => `<td data-score-seat="${s}" tabindex="0" class="${r[k] >= (c.view.target || 12) ? "reached" : ""}">${r[k]}</td>`).join("")}</tr>`)
     .join("");
   body += `<tr class="total"><th scope="row">${esc(t("lf.total"))}</th>${rows.map((r, s) => `<td data-total-seat="${s}">${r.total}</td>`).join("")}</tr>`;
   return `<table class="breakdown lf-breakdown players-${rows.length}"><thead><tr><td></td>${head}</tr></thead><tbody>${body}</tbody></table>${legend}`;

@@ -6,6 +6,7 @@ import { toast } from "../base/ui.js";
 import { api, rememberNames, seatsFor } from "../net/api.js";
 import { askNotifications, look, notificationsState, onTurns, setSound, soundOn, stopNotifications, turns } from "../net/notify.js";
 import { claimSeat, fetchKeys, me } from "../net/session.js";
+import { learnPanelHtml } from "../parts/learn_links.js";
 import { clockField, clockOption } from "../parts/social.js";
 
 const DEFAULT_BOTS = ["random", "greedy", "mcts:easy", "mcts:normal", "mcts:hard"];
@@ -80,6 +81,7 @@ export async function showLobby(root) {
     <section class="panel mygames" aria-labelledby="mygames-title" data-testid="my-games" style="grid-column: 1 / -1">
       ${myGamesHtml()}
     </section>
+    ${learnPanelHtml()}
     <section class="panel" aria-labelledby="new-title">
       <h1 id="new-title">${esc(t("lobby.newTable"))}</h1>
       <form id="new-game" novalidate>

@@ -16,6 +16,9 @@ import { esc, lang, refusal, t } from "../base/i18n.js";
 import { toast } from "../base/ui.js";
 import { GAMES } from "../games/index.js";
 import { ApiError, LiveSocket, api, seatsFor } from "../net/api.js";
+import { SCORING, rulesLink } from "../parts/learn_links.js";
+import { fillAid } from "../parts/player_aid.js";
+import { attachScoreLight } from "../parts/score_light.js";
 import { mountSocial } from "../parts/social.js";
 
 // The playback pace: seconds a step of someone else's move stays on screen (0: instant).
@@ -554,13 +557,15 @@ export async function showTable(root, id, { spectator }) {
       <div class="play">${mod.render(c)}</div>
       <aside class="side">
         <section class="panel scores"><h2>${esc(t("table.scores"))}</h2>${mod.scores(c)}</section>
+        <div class="aid-slot" data-aid-slot></div>
         <div class="social-slot" data-social-slot></div>
         <section class="panel log-panel"><h2>${esc(t("table.log"))}</h2><ol class="log" data-log>${logHtml()}</ol></section>
-        <p class="links"><a href="#/">${esc(t("nav.lobby"))}</a> · <a href="#/replay/${encodeURIComponent(id)}">${esc(t("nav.replay"))}</a></p>
+        <p class="links"><a href="#/">${esc(t("nav.lobby"))}</a> · <a href="#/replay/${encodeURIComponent(id)}">${esc(t("nav.replay"))}</a> · ${rulesLink(v.game)}</p>
       </aside>
       ${isOver() && state.view.result && !endClosed ? endHtml(c) : ""}
     </div>`;
     social.update(state); // clocks, chat, rematch and leave: social.js
+    fillAid(root, v.game); // the player aid: parts/player_aid.js
     if (hintOn && hint) {
       const wanted = new Set(hint.map(canonical));
       for (const el of root.querySelectorAll("[data-act]")) {
@@ -583,7 +588,7 @@ export async function showTable(root, id, { spectator }) {
       ${mod.endScreen(c)}
       <p class="end-links"><a href="#/replay/${encodeURIComponent(id)}" data-testid="replay-link">${esc(t("nav.replay"))}</a>
       <a href="#/review/${encodeURIComponent(id)}" class="button" data-testid="review-link">${esc(t("review.button"))}</a>
-      <a href="#/">${esc(t("nav.lobby"))}</a>
+      <a href="#/">${esc(t("nav.lobby"))}</a> ${rulesLink(state.view.game, SCORING[state.view.game], { testid: "end-rules-link" })}
       <button type="button" data-close-end>${esc(t("end.seeBoard"))}</button></p>
     </section></div>`;
   }
@@ -675,6 +680,7 @@ export async function showTable(root, id, { spectator }) {
   root.addEventListener("click", onClick);
   root.addEventListener("change", onChange);
   document.addEventListener("keydown", onKey);
+  const unlight = attachScoreLight(root, () => state.view); // a score line lights its cells
 
   function setConn(status) {
     connState = status;
@@ -705,6 +711,7 @@ export async function showTable(root, id, { spectator }) {
       root.removeEventListener("click", onClick);
       root.removeEventListener("change", onChange);
       document.removeEventListener("keydown", onKey);
+      unlight();
       conn.hidden = true;
     },
     rerender() {
