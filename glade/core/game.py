@@ -239,11 +239,6 @@ class Game(ABC):
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < self.num_players:
             raise CORE.illegal("seat.unknown", seat=repr(seat))
 
-    def _check_seat(self, seat: Any) -> None:
-        """The old name of :meth:`check_seat`, until the Living Forest engine calls that
-        (``tests/core/test_layers.py``)."""
-        self.check_seat(seat)
-
     def fingerprint(self) -> str:
         """Canonical JSON text of the full state, for byte-for-byte comparisons."""
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))

@@ -200,7 +200,7 @@ class LivingForestGame(Game):
         :raises IllegalAction: ``seat.unknown``.
         """
         if seat is not None:
-            self._check_seat(seat)
+            self.check_seat(seat)
         return LivingForestGame(hidden.resample(self._st, rng))
 
     # ------------------------------------------------------------------ saves
@@ -293,7 +293,7 @@ class LivingForestGame(Game):
 
         :raises IllegalAction: ``seat.unknown``.
         """
-        self._check_seat(seat)
+        self.check_seat(seat)
         return view.refusals(self._st, seat)
 
     def reached(self) -> list[dict[str, Any]]:
@@ -310,7 +310,7 @@ class LivingForestGame(Game):
         :raises IllegalAction: ``seat.unknown``.
         """
         if seat is not None:
-            self._check_seat(seat)
+            self.check_seat(seat)
         out = self.view_header(seat)
         out.update(view.body(self._st, seat))
         return out

@@ -153,16 +153,8 @@ def test_core_imports_nothing_above_it() -> None:
     assert upward_imports(ROOT) == []
 
 
-# Living Forest's engine is being rewritten as a package on another branch, which drops these
-WAITING = {
-    "glade/living_forest/game.py:438 reads _check_seat of core",
-    "glade/living_forest/game.py:1657 reads _check_seat of core",
-    "glade/living_forest/game.py:1737 reads _check_seat of core",
-}
-
-
 def test_no_package_reads_another_packages_private_names() -> None:
-    assert [c for c in private_crossings(ROOT) if c not in WAITING] == []
+    assert private_crossings(ROOT) == []
 
 
 def test_the_checks_find_what_they_look_for(tmp_path: Path) -> None:
