@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Final
 
 from glade.core.actions import Action
 from glade.core.errors import IllegalAction, Refusal
@@ -84,7 +84,7 @@ from .space import (
 from .state import ForestState, new_state, settings
 from .view import card_json
 
-SAVE_VERSION = save.SAVE_VERSION
+SAVE_VERSION: Final = save.SAVE_VERSION
 
 
 class LivingForestGame(Game):
@@ -105,7 +105,7 @@ class LivingForestGame(Game):
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def new(cls, seed: int, options: dict[str, Any]) -> LivingForestGame:
+    def new(cls, seed: Any, options: Any) -> LivingForestGame:
         """A new game.
 
         :raises BadInput: ``seed.not_int`` or ``lf_options.*``.
@@ -115,6 +115,16 @@ class LivingForestGame(Game):
 
     def copy(self) -> LivingForestGame:
         return LivingForestGame(self._st.copy(list(self.log)))
+
+    def become(self, other: Game) -> None:
+        """Take every field of ``other`` (what undo does with the replayed game); a compiled
+        class has no ``__slots__`` at run time, so the fields are named here."""
+        assert isinstance(other, LivingForestGame)
+        self._st = other._st
+        self._to_act = other._to_act
+        self.seed = other.seed
+        self.options = other.options
+        self.log = other.log
 
     @contextmanager
     def edit(self) -> Iterator[ForestState]:
@@ -162,7 +172,8 @@ class LivingForestGame(Game):
         Onibi's fires and power against each spirit's water and the Fire Varans it dealt, the
         reshuffles of the round's draws, the fires added to the centre, the display refilled and
         the Sacred Tree passed. Shared with the views: read it, never change it."""
-        return self._st.last_round
+        record = self._st.last_round
+        return None if record is None else record.to_json()
 
     def element(self, seat: int, e: int) -> int:
         """Total visible element ``e`` of a spirit: help line + trees + completed line bonuses."""
@@ -186,7 +197,7 @@ class LivingForestGame(Game):
         return hidden.known_on_top(self._st)
 
     # ------------------------------------------------------------------ hidden information
-    def resample_hidden(self, seat: int | None, rng: random.Random) -> LivingForestGame:
+    def resample_hidden(self, seat: Any, rng: random.Random) -> LivingForestGame:
         """A copy in which everything ``seat`` cannot know is re-dealt from ``rng``.
 
         Hidden in Living Forest, from every spirit alike: the order of each draw stack, of the
@@ -229,7 +240,7 @@ class LivingForestGame(Game):
     def legal_action_ids(self, seat: int) -> list[int]:
         return legal(self._st, seat)
 
-    def why_illegal(self, seat: int, code: int) -> Refusal | None:
+    def why_illegal(self, seat: Any, code: Any) -> Refusal | None:
         # type(x) is int also refuses True/False
         if type(code) is not int or not 0 <= code < len(TABLES[self._st.players]):
             return REFUSALS.refuse("lf_action.number", number=repr(code))
@@ -238,7 +249,7 @@ class LivingForestGame(Game):
         why = rules.why(self._st, seat, code)
         return None if why is None else worded(why)
 
-    def apply_action_id(self, seat: int, code: int, checked: bool = False) -> None:
+    def apply_action_id(self, seat: Any, code: Any, checked: bool = False) -> None:
         """Apply move ``code`` (checked first unless ``checked``).
 
         :raises IllegalAction: the refusal of ``why_illegal``; the state is unchanged.
@@ -250,7 +261,7 @@ class LivingForestGame(Game):
         self._to_act = play(self._st, seat, code)
 
     # ------------------------------------------------------------------ undo
-    def can_undo(self, seat: int) -> bool:
+    def can_undo(self, seat: Any) -> bool:
         st = self._st
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st.players:
             return False
@@ -288,7 +299,7 @@ class LivingForestGame(Game):
         """``move_preview`` of every move ``seat`` may make now, by steps."""
         return move.previews(self._st, seat)
 
-    def refusals(self, seat: int) -> list[dict[str, Any]]:
+    def refusals(self, seat: Any) -> list[dict[str, Any]]:
         """Why the moves ``seat`` might try on the table now are refused (``view.refusals``).
 
         :raises IllegalAction: ``seat.unknown``.
@@ -304,7 +315,7 @@ class LivingForestGame(Game):
         """The step the acting spirit is in (None while it chooses an action)."""
         return view.in_progress(self._st)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: Any) -> dict[str, Any]:
         """What ``seat`` may see (None: a spectator); ``docs/living-forest.md`` lists it.
 
         :raises IllegalAction: ``seat.unknown``.

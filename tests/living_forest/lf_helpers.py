@@ -15,9 +15,17 @@ from glade.living_forest.data import (
     VARAN_COUNT,
 )
 from glade.living_forest.game import DRAW, START_TREE, LivingForestGame
+from glade.living_forest.state import ForestState
 
 STARTSET = frozenset(range(NUM_STARTING))
 COIN = CARDS.coin
+
+
+def state_of(g: LivingForestGame) -> ForestState:
+    """The game's own state record, for tests of the rules modules (which work on it): read
+    it, and change it only to construct a position (as ``edit`` does)."""
+    with g.edit() as state:
+        return state
 
 
 def fresh(players: int = 2, seed: int = 1) -> LivingForestGame:
