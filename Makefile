@@ -1,10 +1,13 @@
-# glade: `make run` starts the main job, `make test` runs lint + types + the whole suite.
+# glade: `make run` starts the main job, `make test` runs lint + types + the whole suite,
+# `make test-fast` the tier that needs no browser, PostgreSQL, installs or server processes.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-dev
+# pytest-xdist workers for the tests that are safe together (tests/conftest.py says which)
+WORKERS ?= auto
 
-.PHONY: run test lint types unit bench clean serve browser
+.PHONY: run test test-fast lint types unit system bench clean serve browser
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,19 +28,28 @@ lint: $(STAMP)
 types: $(STAMP)
 	$(PY) -m mypy
 
-# The browser tests drive Debian's chromium through Playwright (never `playwright install`); a CJK
-# font makes the Korean and Chinese pages readable in their screenshots.
-# caddy: the deployment's reverse proxy, whose configuration a server test validates
-browser:
-	@if [ ! -x /usr/bin/chromium ] || ! fc-list :lang=ko 2>/dev/null | grep -q . || ! command -v caddy >/dev/null; then \
-		apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-wqy-zenhei caddy >/dev/null; \
-	fi
+# The system packages the tests use, in one step that runs apt-get only when one is missing:
+# Debian's chromium and a CJK font (the browser tests; never `playwright install`), caddy (the
+# deployment's reverse proxy, whose configuration a test validates) and PostgreSQL (its tests
+# run against a real server: tests/server/pg.sh).
+system:
+	@bash .ci/provision.sh
 
-# The server's storage tests also run against a real PostgreSQL on loopback: tests/server/pg.sh
-# installs (apt) and starts it idempotently and prints its URL; the tests fail if it is unreachable.
-unit: $(STAMP) browser
+browser: system
+
+# Every test: those safe together on every core (pytest-xdist), then the browser and install
+# tests one at a time. tests/server/pg.sh starts PostgreSQL (idempotently) and prints its URL;
+# the tests fail if it is unreachable.
+unit: $(STAMP) system
 	@GLADE_TEST_PG="$$(bash tests/server/pg.sh start)" || exit 1; export GLADE_TEST_PG; \
-	status=0; $(PY) -m pytest || status=$$?; bash tests/server/pg.sh stop; exit $$status
+	status=0; \
+	$(PY) -m pytest -n $(WORKERS) -m "not browser and not install" || status=$$?; \
+	$(PY) -m pytest -p no:xdist -m "browser or install" || status=$$?; \
+	bash tests/server/pg.sh stop; exit $$status
+
+# engines, bots, RL, arena, terminal and the server on SQLite, in a few minutes
+test-fast: $(STAMP)
+	$(PY) -m pytest -n $(WORKERS) -m "not browser and not postgres and not install and not slow"
 
 serve: $(STAMP)
 	$(PY) -m glade.server

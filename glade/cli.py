@@ -54,6 +54,17 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--plain", action="store_true", help="no colour (also when NO_COLOR is set)")
     play.add_argument("--save", default=None, help="save the finished game to this JSON file")
 
+    rules = sub.add_parser("rules", help="the rules summary of a game (paged in a terminal)")
+    rules.add_argument("game", choices=["harmonies", "living-forest"])
+    rules.add_argument("--lang", default=None, help="en, ko or zh (default: from LC_ALL/LANG)")
+    rules.add_argument("--plain", action="store_true", help="no colour (also when NO_COLOR is set)")
+
+    learn = sub.add_parser("learn", help="a guided first game in the terminal")
+    learn.add_argument("game", choices=["harmonies", "living-forest"])
+    learn.add_argument("--lang", default=None, help="en, ko or zh (default: from LC_ALL/LANG)")
+    learn.add_argument("--plain", action="store_true", help="no colour (also when NO_COLOR is set)")
+    learn.add_argument("--progress", default=None, help="keep the progress in this file, resume it")
+
     harm = sub.add_parser("harmonies", help="Harmonies tools")
     harm_sub = harm.add_subparsers(dest="tool", required=True)
     score = harm_sub.add_parser("score", help="score a finished board (JSON file)")
@@ -129,6 +140,27 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_living_forest(args)
 
 
+def _check_lang(args: argparse.Namespace) -> None:
+    from glade.terminal.i18n import LANGS
+
+    if args.lang is not None and args.lang.lower().split("_")[0].split("-")[0] not in LANGS:
+        raise UserError(f"unknown language {args.lang!r}: choose one of {', '.join(LANGS)}")
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    from glade.terminal.rules import show_rules
+
+    _check_lang(args)
+    return show_rules(args)
+
+
+def _cmd_learn(args: argparse.Namespace) -> int:
+    from glade.terminal.learn import learn
+
+    _check_lang(args)
+    return learn(args)
+
+
 def _delegate(name: str, rest: list[str]) -> int:
     module = importlib.import_module(DELEGATES[name][0])
     code: int = module.main(rest)
@@ -146,6 +178,8 @@ def _run(argv: list[str]) -> int:
         "bench": _cmd_bench,
         "play": _cmd_play,
         "review": _cmd_review,
+        "rules": _cmd_rules,
+        "learn": _cmd_learn,
     }
     return handlers[args.command](args)
 

@@ -7,6 +7,7 @@ import socket
 import subprocess
 import sys
 import time
+import zlib
 from pathlib import Path
 
 import httpx
@@ -14,11 +15,34 @@ import httpx
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# Ports handed out by this process so far (never twice), and, under pytest-xdist, the range of
+# ports of this worker: workers never pick the same port between one's check and its server's
+# bind (a port the system hands out for port 0 may be handed to another worker too). The ranges
+# lie below the system's ephemeral ports, in a block of their own per checkout (as pg.sh's port).
+TAKEN: set[int] = set()
+WORKER_PORTS = 500
+CHECKOUT_BLOCK = 20000 + 2000 * (zlib.crc32(str(ROOT).encode()) % 6)  # 4 workers' ranges
+
+
 def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not worker.startswith("gw"):
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port: int = s.getsockname()[1]
+            return port
+    first = CHECKOUT_BLOCK + WORKER_PORTS * (int(worker[2:]) % 4)
+    for port in range(first, first + WORKER_PORTS):
+        if port in TAKEN:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:  # in use by something else on the machine
+                continue
+        TAKEN.add(port)
         return port
+    raise AssertionError(f"no free port left in worker {worker}'s range")
 
 
 def start_server(port: int, args: list[str], probe: str = "/") -> subprocess.Popen[bytes]:

@@ -13,6 +13,7 @@ from glade.core import BadInput, Game
 
 from . import Budget
 from .evaluation import candidates, evaluate_moves, rank, win_meaningful
+from .teach import with_lessons
 from .words import describe
 
 DEFAULT = Budget(iterations=None)
@@ -35,7 +36,8 @@ def hint(
     Each is ``{"actions": [action json, ...], "text": the move in words, "score": expected final
     score, "win": chance of winning or None}``; Living Forest adds ``"detail"``: the expected
     trees, fires and flowers. ``score`` is what Harmonies hints are ranked by; Living Forest
-    hints are ranked by ``win`` (always given there). A Harmonies ``win`` is None in a solo game
+    hints are ranked by ``win`` (always given there). ``"teach"``: what the move gains in the
+    explained score (``teach.teach``). A Harmonies ``win`` is None in a solo game
     and before the win chance means something (``evaluation.win_meaningful``). Both numbers are
     None when only one move is possible (nothing is evaluated). ``budget.iterations``, when
     given, is the number of samples; ``budget.seconds``, when given, caps the wall-clock time
@@ -55,7 +57,9 @@ def hint(
     lf = state.game_name == "living-forest"
     if len(moves) == 1:
         acts = [table[c].to_json() for c in moves[0]]
-        return [{"actions": acts, "text": describe(acts), "score": None, "win": None}]
+        return with_lessons(
+            state, seat, [{"actions": acts, "text": describe(acts), "score": None, "win": None}]
+        )
     samples = (budget or DEFAULT).iterations
     seconds = (budget or DEFAULT).seconds
     evals = rank(state, seat, evaluate_moves(state, seat, moves, samples, seed, seconds))
@@ -78,7 +82,7 @@ def hint(
                 )
             )
         out.append(item)
-    return out
+    return with_lessons(state, seat, out)
 
 
 __all__ = ["HINT_SECONDS", "hint", "hint_seconds"]

@@ -206,8 +206,11 @@ class Game(ABC):
     def become(self, other: Game) -> None:
         """Take every field of ``other`` (a state of the same class, discarded afterwards): what
         undo does with the replayed game. This default copies the ``__slots__`` of every class
-        of a plain-source engine; a compiled engine's class has no ``__slots__`` at run time and
-        names its fields itself."""
+        of a plain-source engine, and this class's own fields by name (compiled, this class has
+        no ``__slots__`` at run time); a compiled engine's class names its fields itself."""
+        self.seed = other.seed
+        self.options = other.options
+        self.log = other.log
         for cls in type(self).__mro__:
             for name in getattr(cls, "__slots__", ()):
                 if hasattr(other, name):

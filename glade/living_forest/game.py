@@ -117,9 +117,11 @@ class LivingForestGame(Game):
         return LivingForestGame(self._st.copy(list(self.log)))
 
     def become(self, other: Game) -> None:
-        """Take every field of ``other`` (what undo does with the replayed game); a compiled
-        class has no ``__slots__`` at run time, so the fields are named here."""
-        assert isinstance(other, LivingForestGame)
+        """Take ``other``'s state and log (what undo does with the replayed game). The base
+        class's ``log`` must follow the state's: a compiled ``glade.core`` names it in no
+        ``__slots__``, so the default ``become`` would leave the old log behind."""
+        if not isinstance(other, LivingForestGame):
+            raise TypeError(f"a Living Forest game cannot become a {type(other).__name__}")
         self._st = other._st
         self._to_act = other._to_act
         self.seed = other.seed

@@ -8,12 +8,15 @@ import gc
 import socket
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from glade.extras import MissingExtra, missing_extra
 
-from .config import Settings
-from .storage import dialect_for, env_default_url
+from .config import Settings, env_default_url
+
+if TYPE_CHECKING:  # the server extra's, imported when it serves (see serve)
+    import uvicorn
+    from fastapi import FastAPI
 
 
 def parser(prog: str = "glade serve") -> argparse.ArgumentParser:
@@ -128,8 +131,9 @@ def serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
+        from .api.protocol import ConnectionGuard, GladeWebSocketProtocol
         from .app import create_app
-        from .protocol import ConnectionGuard, GladeWebSocketProtocol
+        from .storage import Storage, dialect_for
     except ModuleNotFoundError as exc:  # installed without the server extra
         missing = missing_extra("glade serve", exc)
         if not isinstance(missing, MissingExtra):
@@ -168,7 +172,7 @@ def serve(args: argparse.Namespace) -> int:
             return 2
     access = None if args.access_log == "off" else args.access_log
     if access is not None:
-        from .accesslog import check_format
+        from .api.accesslog import check_format
 
         try:
             check_format(access)
@@ -188,8 +192,6 @@ def serve(args: argparse.Namespace) -> int:
         clock_poll_seconds=args.clock_poll_seconds,
     )
     try:  # open the database once first: a wrong URL is a sentence, not a traceback
-        from .storage import Storage
-
         Storage(db, settings.sqlite_synchronous).close()
     except Exception as exc:  # noqa: BLE001 - any driver error means the same to the user
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -252,14 +254,16 @@ def _logging(level: str) -> None:
     server.propagate = False
 
 
-def _server(config: Any, app: Any) -> Any:
+def _server(config: uvicorn.Config, app: FastAPI) -> uvicorn.Server:
     """uvicorn's server, saying where to point a browser once it listens; on SIGTERM or
     SIGINT the health check says 503 at once while requests in flight finish."""
     import uvicorn
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
-            app.state.draining = True
+            services = getattr(app.state, "services", None)
+            if services is not None:  # the health check says 503 from now on
+                services.draining = True
             super().handle_exit(sig, frame)
 
         async def startup(self, sockets: list[socket.socket] | None = None) -> None:

@@ -1,4 +1,8 @@
-"""The server's error answer: an HTTP status, one sentence and, for refusals, their code."""
+"""The server's error answer: an HTTP status, one sentence and, for refusals, their code.
+
+Every sentence the server answers starts with a capital letter (the engines' refusals, written to
+be read inside a sentence too, are capitalised here; the page translates by code).
+"""
 
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ class ApiError(Exception):
         code: str | None = None,
         params: dict[str, Any] | None = None,
     ) -> None:
+        message = capitalised(message)
         super().__init__(message)
         self.status = status
         self.message = message
@@ -47,3 +52,12 @@ def _utf8(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [_utf8(v) for v in value]
     return value
+
+
+def capitalised(sentence: str) -> str:
+    """``sentence`` with its first letter in capitals, unless its first word is a name written
+    as the API writes it (``take_tokens needs …``), which stays as it is."""
+    first = sentence.split(" ", 1)[0]
+    if "_" in first or not first[:1].isalpha():
+        return sentence
+    return sentence[:1].upper() + sentence[1:]

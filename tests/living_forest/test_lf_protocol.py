@@ -98,6 +98,28 @@ def test_undo_in_the_action_phase() -> None:
         h.apply(0, {"type": "undo"})
 
 
+def test_undo_restores_the_whole_state_log_included() -> None:
+    """Undo leaves the game exactly as before the undone action: its save (log, seed, options
+    and every field) too. (The compiled base class once kept the old log on a plain-source Living
+    Forest: the undone stop stayed logged and random games never ended.)"""
+    rng = random.Random(5)
+    for seed in range(4):
+        g = fresh(seed=seed)
+        undone = 0
+        while not g.is_over and undone < 6:
+            seat = rng.choice(list(g.to_act))
+            before = g.to_json()
+            actions = g.legal_actions(seat)
+            action = rng.choice([a for a in actions if a != Action("undo")] or actions)
+            g.apply(seat, action)
+            if g.can_undo(seat):
+                g.apply(seat, {"type": "undo"})
+                assert g.to_json() == before
+                assert len(g.log) == len(before["log"])
+                undone += 1
+        assert undone == 6
+
+
 def test_draws_and_fragments_cannot_be_undone_but_a_stop_can() -> None:
     g = fresh(seed=3)
     g.apply(0, {"type": "draw"})

@@ -2,8 +2,8 @@
 # Start (or stop) a throw-away PostgreSQL server on loopback for the storage tests.
 #   bash tests/server/pg.sh start   -> prints the URL to use as GLADE_TEST_PG
 #   bash tests/server/pg.sh stop
-# Idempotent: installs the Debian package if missing, creates the cluster once, reuses a running
-# server. PostgreSQL refuses to run as root, so as root the cluster belongs to the postgres user.
+# Idempotent: creates the cluster once, reuses a running server (PostgreSQL itself is installed
+# by `make system`). PostgreSQL refuses to run as root, so as root the cluster belongs to the postgres user.
 set -euo pipefail
 # One cluster per checkout, so two checkouts on one machine never stop each other's server.
 HERE="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -13,14 +13,9 @@ DIR="${GLADE_PG_DIR:-/tmp/glade-test-pg-$KEY}"
 
 bindir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 
-if [ -z "$(bindir)" ]; then
-    if [ "$(id -u)" -ne 0 ]; then
-        echo "PostgreSQL is not installed; run: sudo apt-get install -y postgresql" >&2
-        exit 1
-    fi
-    echo "installing postgresql..." >&2
-    apt-get update -qq >&2
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql >&2
+if [ -z "$(bindir)" ]; then  # installed by `make system` (.ci/provision.sh), never here
+    echo "PostgreSQL is not installed; run: make system (or apt-get install postgresql)" >&2
+    exit 1
 fi
 BIN="$(bindir)"
 

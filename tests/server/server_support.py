@@ -182,6 +182,20 @@ def any_client(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
         yield c
 
 
+ADDRESSES = iter(range(1, 1 << 24))
+
+
+def client_from(c: TestClient, address: str | None = None) -> TestClient:
+    """Another client of the app ``c`` serves, on the same event loop, from its own address
+    (a new one unless given): as a person on another machine would be."""
+    if address is None:
+        n = next(ADDRESSES)
+        address = f"10.{n >> 16 & 255}.{n >> 8 & 255}.{n & 255}"
+    other = TestClient(c.app, client=(address, 50000))
+    other.portal = c.portal
+    return other
+
+
 def bearer(token: str | None) -> dict[str, str]:
     return {} if token is None else {"Authorization": f"Bearer {token}"}
 
@@ -299,7 +313,7 @@ def sleepy_choose(
     state_json: dict[str, Any], spec: str, seat: int, seconds: float, seed: int
 ) -> list[dict[str, Any]]:
     """A bot that thinks for 1.5 s before a random move (runs in the server's bot workers)."""
-    from glade.server.botrunner import choose_actions
+    from glade.server.features.bots import choose_actions
 
     time.sleep(1.5)
     return choose_actions(state_json, "random", seat, seconds, seed)
@@ -312,7 +326,7 @@ def gated_choose(
     writes ``folder/thinking``, then waits for ``folder/go`` (at most 20 s, so a test that goes
     wrong ends) and writes ``folder/released`` or ``folder/gave-up`` before a random move;
     once it gave up it no longer waits."""
-    from glade.server.botrunner import choose_actions
+    from glade.server.features.bots import choose_actions
 
     folder = Path(gate)
     (folder / "thinking").touch()
@@ -370,19 +384,19 @@ def busy_pick(actions: list[dict[str, Any]], rng: random.Random) -> dict[str, An
 
 def finish_in_process(c: TestClient, game_id: str, rng: random.Random) -> None:
     """Play a game to its end through the server's own action path (no HTTP per move)."""
-    tables = c.app.state.tables  # type: ignore[attr-defined]
-    room = tables.rooms[game_id]
+    tables = c.app.state.services.tables  # type: ignore[attr-defined]
+    table = tables.tables[game_id]
     for _ in range(20_000):
-        if room.state.is_over:
+        if table.state.is_over:
             return
-        seats = [s for s in room.state.to_act if room.seats[s].kind == "human"]
+        seats = [s for s in table.state.to_act if table.seats[s].kind == "human"]
         if not seats:
             time.sleep(0.002)
             continue
         seat = rng.choice(seats)
-        action = busy_pick([a.to_json() for a in room.state.legal_actions(seat)], rng)
+        action = busy_pick([a.to_json() for a in table.state.legal_actions(seat)], rng)
         try:
-            c.portal.call(tables.act, room, seat, action, room.version)
+            c.portal.call(tables.act, table, seat, action, table.version)
         except Exception as exc:  # a bot moved in between: try again
             if getattr(exc, "status", None) != 409:
                 raise
@@ -452,3 +466,44 @@ class SocketLoop:
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(5)
         self.loop.close()
+
+
+def gated_judge(gate: str, *args: Any) -> dict[str, Any]:
+    """A review decision (``functools.partial(gated_judge, folder)``, run in the analysis
+    workers) that writes ``folder/judging``, then waits for ``folder/go`` (at most 20 s) and
+    writes ``folder/released`` or ``folder/gave-up`` before judging."""
+    from glade.server.features.reviews import judge_position
+
+    folder = Path(gate)
+    (folder / "judging").touch()
+    deadline = time.monotonic() + 20.0
+    while not (folder / "go").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    (folder / ("released" if (folder / "go").exists() else "gave-up")).touch()
+    return judge_position(*args)
+
+
+def wait_until(check: Any, seconds: float = 60.0, what: str = "it") -> Any:
+    """Poll ``check`` until it is true (a bound against a hang, not a timing assumption)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = check()
+        if found:
+            return found
+        assert time.monotonic() < deadline, f"{what} did not happen"
+        time.sleep(0.02)
+
+
+def gated_hint(
+    gate: str, state_json: dict[str, Any], seat: int, seconds: float, seed: int
+) -> list[dict[str, Any]]:
+    """A hint (``functools.partial(gated_hint, folder)``, in the analysis workers) that writes
+    ``folder/hinting``, waits for ``folder/go`` (at most 60 s) and writes ``folder/released`` or
+    ``folder/gave-up``."""
+    folder = Path(gate)
+    (folder / "hinting").touch()
+    deadline = time.monotonic() + 60.0
+    while not (folder / "go").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    (folder / ("released" if (folder / "go").exists() else "gave-up")).touch()
+    return [{"actions": [], "score": None, "win": None}]

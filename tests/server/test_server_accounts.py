@@ -18,7 +18,9 @@ import pytest
 from argon2 import PasswordHasher
 from fastapi.testclient import TestClient
 
-from glade.server import accounts, create_app
+from glade.server import create_app
+from glade.server.api import deps
+from glade.server.features import accounts
 from tests.server.server_support import (
     ServerProcess,
     bearer,
@@ -158,7 +160,7 @@ def test_wrong_password_and_unknown_user_change_nothing(app: TestClient) -> None
         r = other.post("/api/account/login", json={"name": name, "password": password})
         assert r.status_code == 401
         assert r.json() == {
-            "error": "the user name or the password is wrong",
+            "error": "The user name or the password is wrong",
             "code": "server.account.wrong",
             "params": {},
         }
@@ -175,8 +177,10 @@ def test_duplicate_names_are_refused_whatever_their_case(app: TestClient) -> Non
             "/api/account/signup", json={"name": name, "password": "second password"}
         )
         assert r.status_code == 409, name
-        assert "taken" in r.json()["error"]
-        assert (r.json()["code"], r.json()["params"]) == ("server.account.taken", {"user": name})
+        assert "is taken" in r.json()["error"]
+        # the name as it would be stored: PRECIS maps the fullwidth letters to their usual form
+        shown = "Cleo" if name == "Ｃｌｅｏ" else name
+        assert (r.json()["code"], r.json()["params"]) == ("server.account.taken", {"user": shown})
     login(browser(app), "cleo", "first password")
     r = browser(app).post(
         "/api/account/login", json={"name": "cleo", "password": "second password"}
@@ -235,12 +239,12 @@ def test_a_stolen_cookie_opens_nothing_after_logout(app: TestClient) -> None:
     csrf = signup(c, "Eve")
     game_id, tokens = new_game(c)
     claim(c, game_id, tokens[0], csrf)
-    stolen = c.cookies.get(accounts.COOKIE)
+    stolen = c.cookies.get(deps.COOKIE)
     assert stolen
     out = c.post("/api/account/logout", headers={"X-CSRF-Token": csrf})
     assert out.status_code == 200 and out.json() == {"user": None, "csrf": None}
     thief = browser(app)
-    thief.cookies.set(accounts.COOKIE, stolen)
+    thief.cookies.set(deps.COOKIE, stolen)
     assert thief.get("/api/account").json()["user"] is None
     for method, path in (
         ("GET", "/api/account/games"),
@@ -375,8 +379,8 @@ def test_a_guest_seat_joins_the_account_that_claims_it_again(app: TestClient) ->
 
 
 def forget_all_failures(app: TestClient) -> None:
-    storage = app.app.state.tables.storage  # type: ignore[attr-defined]
-    storage.forget_failures(None, time.time() + 1).result()
+    storage = app.app.state.services.tables.storage  # type: ignore[attr-defined]
+    storage.limits.prune(time.time() + 1).result()
 
 
 def test_refused_log_ins_are_limited_per_name_and_per_address(app: TestClient) -> None:
@@ -387,7 +391,7 @@ def test_refused_log_ins_are_limited_per_name_and_per_address(app: TestClient) -
         assert r.status_code == 401
     r = c.post("/api/account/login", json={"name": "jade", "password": PASSWORD})
     assert r.status_code == 429
-    assert "too many refused log-ins for this user name" in r.json()["error"]
+    assert "Too many refused log-ins for this user name" in r.json()["error"]
     assert "minutes" in r.json()["error"]
     assert c.get("/api/account").json()["user"] is None
     # per address: many names guessed from one address
@@ -482,7 +486,7 @@ def test_nothing_shows_secrets_or_passwords(
     secret_password = "a very secret password 123"
     c = browser(app)
     csrf = signup(c, "Nora", secret_password)
-    cookie = c.cookies.get(accounts.COOKIE)
+    cookie = c.cookies.get(deps.COOKIE)
     game_id, tokens = new_game(c)
     mine = claim(c, game_id, tokens[0], csrf).json()["token"]
     friend = browser(app)
@@ -510,10 +514,10 @@ def test_sessions_survive_a_restart(tmp_path: Any) -> None:
     with TestClient(create_app(make_settings(url))) as client:
         first = Browser(client)
         signup(first, "Pia")
-        cookie = first.cookies.get(accounts.COOKIE)
+        cookie = first.cookies.get(deps.COOKIE)
     with TestClient(create_app(make_settings(url))) as client:
         again = Browser(client)
-        again.cookies.set(accounts.COOKIE, cookie or "")
+        again.cookies.set(deps.COOKIE, cookie or "")
         assert again.get("/api/account").json()["user"]["name"] == "Pia"
 
 
@@ -523,7 +527,7 @@ def test_sign_ups_are_limited_per_address(app: TestClient, monkeypatch: pytest.M
     signup(browser(app), "Quin")
     signup(browser(app), "Rosa")
     r = browser(app).post("/api/account/signup", json={"name": "Sami", "password": PASSWORD})
-    assert r.status_code == 429 and "too many accounts" in r.json()["error"]
+    assert r.status_code == 429 and "Too many accounts" in r.json()["error"]
     r = browser(app).post("/api/account/login", json={"name": "Sami", "password": PASSWORD})
     assert r.status_code == 401  # not made
 
@@ -535,7 +539,7 @@ def test_an_ended_session_is_refused(app: TestClient, monkeypatch: pytest.Monkey
     monkeypatch.setattr(accounts, "SESSION_SECONDS", -1)  # every session is past its age now
     r = c.get("/api/account")
     assert r.json() == {"user": None, "csrf": None}
-    assert accounts.COOKIE in r.headers.get("set-cookie", "")  # the cookie is cleared
+    assert deps.COOKIE in r.headers.get("set-cookie", "")  # the cookie is cleared
     assert c.get("/api/account/games").status_code == 401
 
 
@@ -579,7 +583,7 @@ def test_two_processes_share_sessions_keys_and_claims() -> None:
                 headers={**bearer(invites[0]), "X-CSRF-Token": csrf},
             )
             assert own.status_code == 200
-            assert a.get(f"/api/games/{gid}").status_code == 200  # the room is in A's memory
+            assert a.get(f"/api/games/{gid}").status_code == 200  # the table is in A's memory
             csrf_b = b.post(
                 "/api/account/login", json={"name": "uma", "password": PASSWORD}
             ).json()["csrf"]

@@ -26,6 +26,7 @@ from server_support import (
 
 import glade
 from glade.server import create_app
+from glade.server.errors import capitalised
 
 __all__ = ["client", "db_url", "pg_url"]  # fixtures used by name
 
@@ -44,7 +45,7 @@ def until_bots_rest(c: TestClient, game_id: str, bots: set[int], seconds: float 
 
 
 def engine_state(c: TestClient, game_id: str) -> glade.Game:
-    return c.app.state.tables.rooms[game_id].state  # type: ignore[attr-defined,no-any-return]
+    return c.app.state.services.tables.tables[game_id].state  # type: ignore[attr-defined,no-any-return]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -171,7 +172,7 @@ def test_post_action_answers_the_new_state_and_refuses_stale_foreign_and_illegal
     r = client.post(url, json={"action": action, "version": v}, headers=bearer(tokens[other]))
     assert r.status_code == 403 and "turn" in r.json()["error"]
     r = client.post(url, json={"action": action, "version": v})
-    assert r.status_code == 403 and "spectator" in r.json()["error"]
+    assert r.status_code == 403 and "Spectators" in r.json()["error"]
 
     # an illegal action: 422 with the engine's own sentence
     bad = {"type": mine["legal_actions"][0]["type"], "bogus": 1}
@@ -179,7 +180,8 @@ def test_post_action_answers_the_new_state_and_refuses_stale_foreign_and_illegal
     with pytest.raises(glade.IllegalAction) as refused:
         probe.apply(seat, bad)
     r = client.post(url, json={"action": bad, "version": v}, headers=bearer(tokens[seat]))
-    assert r.status_code == 422 and r.json()["error"] == str(refused.value)
+    # (the server starts every sentence with a capital letter)
+    assert r.status_code == 422 and r.json()["error"] == capitalised(str(refused.value))
 
     # the move itself
     r = client.post(url, json={"action": action, "version": v}, headers=bearer(tokens[seat]))
@@ -343,8 +345,8 @@ def test_bot_seats_play_by_themselves(client: TestClient, game: str) -> None:
     until_bots_rest(client, game_id, {1})  # a bot still moving would change the state under us
     log = client.get(f"/api/games/{game_id}/log").json()
     assert {h["seat"] for h in log["history"]} == {0, 1}
-    room = client.app.state.tables.rooms[game_id]  # type: ignore[attr-defined]
-    replay = replay_with_seed(game, room.seed, log["options"], log["history"])
+    table = client.app.state.services.tables.tables[game_id]  # type: ignore[attr-defined]
+    replay = replay_with_seed(game, table.seed, log["options"], log["history"])
     assert replay.fingerprint() == engine_state(client, game_id).fingerprint()
     finish_in_process(client, game_id, random.Random(6))
     final = client.get(f"/api/games/{game_id}/log").json()

@@ -9,6 +9,7 @@ import socket
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -21,15 +22,18 @@ from server_support import (
     bearer,
     client,
     db_url,
+    gated_hint,
     make_settings,
     new_table,
     pg_url,
     sleepy_choose,
     sleepy_hint,
+    wait_until,
 )
 
-from glade.server import botrunner, create_app
-from glade.server.app import RateLimiter
+from glade.server import create_app
+from glade.server.api.guard import RateLimiter
+from glade.server.features import analysis, bots
 from tests.live_server import free_port
 
 __all__ = ["client", "db_url", "pg_url"]
@@ -55,7 +59,7 @@ def _hint_app(tmp_path: Path, hint_seconds: float = 1.0, **changes: Any) -> Test
 
 def _warm(c: TestClient, workers: int) -> None:
     """Start the hint workers, and import this module in them, before the timed part."""
-    pool = c.app.state.tables.bots.hint_pool()  # type: ignore[attr-defined]
+    pool = c.app.state.services.analysis.workers()  # type: ignore[attr-defined]
     for f in [pool.submit(sleepy_hint, {}, 0, 1.0, 0) for _ in range(workers)]:
         f.result(60)
 
@@ -72,7 +76,7 @@ def _hints_at_once(c: TestClient, game_id: str, token: str | None, n: int) -> li
 def test_one_client_has_one_hint_in_flight_and_the_rest_get_429(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(botrunner, "hint_moves", sleepy_hint)
+    monkeypatch.setattr(analysis, "hint_moves", sleepy_hint)
     with _hint_app(tmp_path, hints_per_client=1, hint_queue=8) as c:
         _warm(c, 1)
         game_id, tokens = new_table(c, "harmonies", humans=1)
@@ -87,7 +91,7 @@ def test_one_client_has_one_hint_in_flight_and_the_rest_get_429(
 def test_a_full_hint_queue_answers_503_with_a_sentence(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(botrunner, "hint_moves", sleepy_hint)
+    monkeypatch.setattr(analysis, "hint_moves", sleepy_hint)
     with _hint_app(tmp_path, hints_per_client=10, hint_queue=2, hint_workers=2) as c:
         _warm(c, 2)
         game_id, tokens = new_table(c, "harmonies", humans=1)
@@ -100,7 +104,7 @@ def test_a_full_hint_queue_answers_503_with_a_sentence(
 def test_a_hint_that_takes_too_long_is_a_503_not_a_500(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(botrunner, "hint_moves", sleepy_hint)  # 3 s, the timeout is 2.1 s
+    monkeypatch.setattr(analysis, "hint_moves", sleepy_hint)  # 3 s, the timeout is 2.1 s
     with _hint_app(tmp_path, hint_seconds=0.05) as c:
         _warm(c, 1)
         game_id, tokens = new_table(c, "harmonies", humans=1)
@@ -111,27 +115,28 @@ def test_a_hint_that_takes_too_long_is_a_503_not_a_500(
 def test_a_hint_flood_does_not_queue_a_bot_turn_of_another_table(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Every hint worker is busy for 3 s; a bot on another table still moves before any hint
-    returns, because bots and hints do not share workers."""
-    monkeypatch.setattr(botrunner, "hint_moves", sleepy_hint)
-    monkeypatch.setattr(botrunner, "FAST_BOTS", set())  # the random bot thinks in a worker too
+    """Every analysis worker holds a hint at a gate the test opens; a bot on another table still
+    plays its moves meanwhile, because bots and hints do not share workers (were they to, the
+    bot's move would wait at the gate: the test fails by order, not by time)."""
+    gate = tmp_path / "gate"
+    gate.mkdir()
+    monkeypatch.setattr(analysis, "hint_moves", partial(gated_hint, str(gate)))
+    monkeypatch.setattr(bots, "FAST_BOTS", set())  # the random bot thinks in a worker too
     with _hint_app(tmp_path, hints_per_client=10, hint_queue=4) as c:
-        _warm(c, 1)
         game_id, tokens = new_table(c, "harmonies", humans=1)
         with concurrent.futures.ThreadPoolExecutor(4) as pool:
             hints = [
                 pool.submit(c.get, f"/api/games/{game_id}/hint", headers=bearer(tokens[0]))
                 for _ in range(4)
             ]
-            time.sleep(0.3)  # the hints are in the hint workers (or waiting for them) now
+            wait_until(lambda: (gate / "hinting").exists(), what="a hint reaching its worker")
             bots_id, _ = new_table(c, "harmonies", humans=0, bots=("random", "random"))
-            moved_before_hints = False
-            while not all(h.done() for h in hints):
-                if c.get(f"/api/games/{bots_id}").json()["version"] > 0:
-                    moved_before_hints = not any(h.done() for h in hints)
-                    break
-                time.sleep(0.05)
-            assert moved_before_hints, "the bot turn waited behind the hints"
+            wait_until(
+                lambda: c.get(f"/api/games/{bots_id}").json()["version"] >= 3,
+                what="the bots' moves",
+            )
+            assert not (gate / "released").exists() and not (gate / "gave-up").exists()
+            (gate / "go").touch()
             for h in hints:
                 assert h.result().status_code in (200, 503)
 

@@ -11,8 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 from server_support import gated_choose, make_settings, new_table, play_one_move
 
-from glade.server import botrunner as botrunner_module
 from glade.server import create_app
+from glade.server.features import bots as bots_module
 
 
 def test_a_thinking_bot_does_not_hold_up_other_tables(
@@ -23,8 +23,8 @@ def test_a_thinking_bot_does_not_hold_up_other_tables(
     loop, no move could be answered before it gave up waiting and moved first)."""
     gate = tmp_path / "gate"
     gate.mkdir()
-    monkeypatch.setattr(botrunner_module, "choose_actions", partial(gated_choose, str(gate)))
-    monkeypatch.setattr(botrunner_module, "FAST_BOTS", set())
+    monkeypatch.setattr(bots_module, "choose_actions", partial(gated_choose, str(gate)))
+    monkeypatch.setattr(bots_module, "FAST_BOTS", set())
     with TestClient(create_app(make_settings(f"sqlite:///{tmp_path / 'b.db'}"))) as c:
         slow_id, _ = new_table(c, "harmonies", humans=0, bots=("random", "random"))
         deadline = time.monotonic() + 60  # the worker process starts (a bound against a hang)
@@ -53,7 +53,7 @@ def test_unknown_and_uninstalled_bots_are_refused_with_a_sentence(tmp_path: Path
             "/api/games",
             json={"game": "harmonies", "seats": [{"kind": "human"}, {"kind": "bot", "bot": "hal"}]},
         )
-        assert r.status_code == 422 and "unknown bot 'hal'" in r.json()["error"]
+        assert r.status_code == 422 and "Unknown bot 'hal'" in r.json()["error"]
         from glade.bots import BOTS
 
         for name in BOTS:

@@ -22,11 +22,12 @@ from websockets.protocol import CLIENT, Protocol
 
 import glade
 from glade.core.game import UNDO
-from glade.server import storage as storage_module
+from glade.server.api.protocol import text_frame
 from glade.server.cli import collect_garbage
-from glade.server.protocol import text_frame
+from glade.server.domain import Connection
+from glade.server.domain.pictures import dumps, encoded_legal
 from glade.server.storage import NewGame, Storage, StorageConflict, StorageError, StoredSeat
-from glade.server.tables import Connection, dumps, encoded_legal
+from glade.server.storage import writer as writer_module
 
 __all__ = ["db_url", "pg_url"]
 
@@ -50,14 +51,14 @@ def _new_game(game_id: str) -> NewGame:
 def _counting(storage: Storage) -> list[int]:
     """How many writes each item handed to the writer thread held."""
     sizes: list[int] = []
-    put = storage._writes.put
+    put = storage.db.writer.writes.put
 
     def counted(item: Any) -> None:
         if item is not None:
             sizes.append(len(item))
         put(item)
 
-    storage._writes.put = counted  # type: ignore[method-assign]
+    storage.db.writer.writes.put = counted  # type: ignore[method-assign]
     return sizes
 
 
@@ -66,12 +67,12 @@ def test_writes_of_one_turn_of_the_loop_reach_the_writer_as_one_bunch(db_url: st
     try:
         ids = [f"bunch{i}" for i in range(6)]
         for game_id in ids:
-            storage.add_game(_new_game(game_id)).result(10)
+            storage.tables.add(_new_game(game_id)).result(10)
         sizes = _counting(storage)
 
         async def run() -> None:
             futures = [
-                storage.record_action(g, 1, 0, '{"type": "end_turn"}', False, time.time())
+                storage.tables.record_action(g, 1, 0, '{"type": "end_turn"}', False, time.time())
                 for g in ids
             ]
             await asyncio.gather(*futures)
@@ -79,7 +80,7 @@ def test_writes_of_one_turn_of_the_loop_reach_the_writer_as_one_bunch(db_url: st
         asyncio.run(run())
         assert sizes == [6]  # six actions, one item for the writer
         for game_id in ids:
-            stored = storage.load_game(game_id).result(10)
+            stored = storage.tables.load(game_id).result(10)
             assert stored is not None and stored.version == 1
             assert stored.actions == [(1, 0, {"type": "end_turn"})]
     finally:
@@ -90,19 +91,19 @@ def test_a_refused_write_in_a_bunch_fails_alone(db_url: str) -> None:
     storage = Storage(db_url)
     try:
         for game_id in ("one", "two", "three"):
-            storage.add_game(_new_game(game_id)).result(10)
+            storage.tables.add(_new_game(game_id)).result(10)
 
         async def first() -> None:
-            await storage.record_action("two", 1, 0, '{"type": "a"}', False, time.time())
+            await storage.tables.record_action("two", 1, 0, '{"type": "a"}', False, time.time())
 
         asyncio.run(first())
         sizes = _counting(storage)
 
         async def run() -> list[Any]:
             futures = [
-                storage.record_action("one", 1, 0, '{"type": "b"}', False, time.time()),
-                storage.record_action("two", 1, 0, '{"type": "c"}', False, time.time()),
-                storage.record_action("three", 1, 0, '{"type": "d"}', False, time.time()),
+                storage.tables.record_action("one", 1, 0, '{"type": "b"}', False, time.time()),
+                storage.tables.record_action("two", 1, 0, '{"type": "c"}', False, time.time()),
+                storage.tables.record_action("three", 1, 0, '{"type": "d"}', False, time.time()),
             ]
             return await asyncio.gather(*futures, return_exceptions=True)
 
@@ -110,10 +111,10 @@ def test_a_refused_write_in_a_bunch_fails_alone(db_url: str) -> None:
         assert sizes == [3]
         assert outcomes[0] is None and outcomes[2] is None
         assert isinstance(outcomes[1], StorageConflict)  # version 1 of "two" was stored before
-        two = storage.load_game("two").result(10)
+        two = storage.tables.load("two").result(10)
         assert two is not None and two.actions == [(1, 0, {"type": "a"})]
         for game_id, kind in (("one", "b"), ("three", "d")):
-            stored = storage.load_game(game_id).result(10)
+            stored = storage.tables.load(game_id).result(10)
             assert stored is not None and stored.actions == [(1, 0, {"type": kind})]
     finally:
         storage.close()
@@ -122,18 +123,18 @@ def test_a_refused_write_in_a_bunch_fails_alone(db_url: str) -> None:
 def test_under_load_bunches_are_handed_over_at_most_every_few_milliseconds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(storage_module, "HAND_OVER_SECONDS", 0.05)
+    monkeypatch.setattr(writer_module, "HAND_OVER_SECONDS", 0.05)
     storage = Storage(f"sqlite:///{tmp_path / 'w.db'}")
     try:
-        storage.add_game(_new_game("w")).result(10)
+        storage.tables.add(_new_game("w")).result(10)
         handed: list[float] = []
-        hand_over = storage._hand_over
+        hand_over = storage.db.writer.hand_over
 
         def timed(loop: asyncio.AbstractEventLoop) -> None:
             handed.append(loop.time())
             hand_over(loop)
 
-        storage._hand_over = timed  # type: ignore[method-assign]
+        storage.db.writer.hand_over = timed  # type: ignore[method-assign]
         sizes = _counting(storage)
 
         async def run() -> None:
@@ -142,7 +143,9 @@ def test_under_load_bunches_are_handed_over_at_most_every_few_milliseconds(
             start = loop.time()
             for version in range(1, 13):  # a write every 10 ms for 120 ms
                 waits.append(
-                    storage.record_action("w", version, 0, '{"type": "x"}', False, time.time())
+                    storage.tables.record_action(
+                        "w", version, 0, '{"type": "x"}', False, time.time()
+                    )
                 )
                 await asyncio.sleep(0.01)
             await asyncio.gather(*waits)
@@ -152,7 +155,7 @@ def test_under_load_bunches_are_handed_over_at_most_every_few_milliseconds(
         gaps = [b - a for a, b in zip(handed, handed[1:], strict=False)]
         assert all(gap >= 0.049 for gap in gaps), gaps
         assert sum(sizes) == 12 and len(sizes) < 6  # bunched, every write stored once
-        stored = storage.load_game("w").result(10)
+        stored = storage.tables.load("w").result(10)
         assert stored is not None and stored.version == 12
     finally:
         storage.close()
@@ -160,10 +163,10 @@ def test_under_load_bunches_are_handed_over_at_most_every_few_milliseconds(
 
 def test_writes_not_yet_handed_over_fail_when_storage_closes(tmp_path: Path) -> None:
     storage = Storage(f"sqlite:///{tmp_path / 'c.db'}")
-    storage.add_game(_new_game("c")).result(10)
+    storage.tables.add(_new_game("c")).result(10)
 
     async def run() -> BaseException | None:
-        fut = storage.record_action("c", 1, 0, '{"type": "x"}', False, time.time())
+        fut = storage.tables.record_action("c", 1, 0, '{"type": "x"}', False, time.time())
         storage.close()  # before the loop's turn ends: the write never reached the writer
         try:
             await asyncio.wait_for(fut, 5)
@@ -175,7 +178,7 @@ def test_writes_not_yet_handed_over_fail_when_storage_closes(tmp_path: Path) -> 
     assert isinstance(refused, StorageError)
     reopened = Storage(f"sqlite:///{tmp_path / 'c.db'}")
     try:
-        stored = reopened.load_game("c").result(10)
+        stored = reopened.tables.load("c").result(10)
         assert stored is not None and stored.version == 0
     finally:
         reopened.close()
@@ -357,13 +360,15 @@ def test_the_legal_actions_fragment_is_the_json_of_the_legal_actions(
 def test_a_games_row_is_marked_over_with_its_last_action_only(tmp_path: Path) -> None:
     storage = Storage(f"sqlite:///{tmp_path / 'o.db'}")
     try:
-        storage.add_game(_new_game("o")).result(10)
+        storage.tables.add(_new_game("o")).result(10)
 
         async def act(version: int, over: bool) -> None:
-            await storage.record_action("o", version, 0, '{"type": "x"}', over, time.time())
+            await storage.tables.record_action("o", version, 0, '{"type": "x"}', over, time.time())
 
         def over() -> tuple[int, int]:
-            row = storage._read(lambda c: c.query("SELECT version, over FROM games WHERE id = 'o'"))
+            row = storage.db.read_now(
+                lambda c: c.query("SELECT version, over FROM games WHERE id = 'o'")
+            )
             return int(row[0][0]), int(row[0][1])
 
         asyncio.run(act(1, False))
@@ -387,15 +392,15 @@ def test_a_process_does_not_read_back_the_actions_it_announced_itself(pg_url: st
     from glade.server import create_app
 
     with TestClient(create_app(make_settings(pg_url))) as c:
-        storage = c.app.state.tables.storage  # type: ignore[attr-defined]
+        storage = c.app.state.services.tables.storage  # type: ignore[attr-defined]
         reads: list[tuple[str, int]] = []
-        changes_since = storage.changes_since
+        changes_since = storage.tables.changes_since
 
         def counted(game_id: str, version: int) -> Any:
             reads.append((game_id, version))
             return changes_since(game_id, version)
 
-        storage.changes_since = counted
+        storage.tables.changes_since = counted
         game_id, tokens = new_table(c, "harmonies")
         rng = random.Random(4)
         for _ in range(40):

@@ -74,6 +74,15 @@ def test_each_timeout_runs_once_across_two_processes(cluster_db: str) -> None:
                 body = r.json()
                 tokens = [s["token"] for s in body["seats"]]
                 games.append((body["id"], tokens))
+                # the first move: a real-time clock runs from the game's first move on
+                mine = ha.get(f"/api/games/{body['id']}", headers=bearer(tokens[0])).json()
+                action = [a for a in mine["legal_actions"] if a["type"] != "undo"][0]
+                r = ha.post(
+                    f"/api/games/{body['id']}/actions",
+                    json={"action": action, "version": mine["version"]},
+                    headers=bearer(tokens[0]),
+                )
+                assert r.status_code == 200, r.text
                 # both processes hold the table: each sweeps, each may try the timeout
                 for seat, url in enumerate((a.url, b.url)):
                     ws = url.replace("http://", "ws://")
@@ -116,7 +125,7 @@ def test_each_timeout_runs_once_across_two_processes(cluster_db: str) -> None:
     for server in (a, b):
         assert server.proc is not None and server.proc.stderr is not None
         said.append(server.proc.stderr.read().decode())
-    found = [re.findall(r"game (\S+): seat (\d) timed out", text) for text in said]
+    found = [re.findall(r"table (\S+): seat (\d) timed out", text) for text in said]
     timeouts = Counter(found[0] + found[1])
     expected = {(game_id, str(seat)) for game_id, _ in games for seat in (0, 1)}
     assert set(timeouts) == expected, "".join(said)[-3000:]

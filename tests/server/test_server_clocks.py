@@ -50,6 +50,18 @@ def clocked(
     return body["id"], [s["token"] for s in body["seats"]]
 
 
+def first_move(c: TestClient, game_id: str, tokens: list[str | None]) -> None:
+    """The game's first action (a real-time clock runs only once the game has begun)."""
+    seat = c.get(f"/api/games/{game_id}").json()["to_act"][0]
+    mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens[seat])).json()
+    r = c.post(
+        f"/api/games/{game_id}/actions",
+        json={"action": pick(mine, random.Random(0)), "version": mine["version"]},
+        headers=bearer(tokens[seat]),
+    )
+    assert r.status_code == 200, r.text
+
+
 def wait_for(check: Any, seconds: float = 20.0) -> Any:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -106,7 +118,10 @@ def test_realtime_clock_runs_for_the_seat_to_act_and_gains_the_increment(
     game_id, tokens = clocked(client, {"kind": "realtime", "base": 300, "increment": 20})
     clock = social(client, game_id)["clock"]
     assert clock["kind"] == "realtime" and clock["base"] == 300 and clock["increment"] == 20
-    first, second = clock["seats"]
+    # nobody's clock runs before the game's first move (as on lichess or Board Game Arena)
+    assert not any(s["running"] for s in clock["seats"])
+    first_move(client, game_id, tokens)
+    first, second = social(client, game_id)["clock"]["seats"]
     assert first["running"] and not second["running"] and second["remaining"] == 300
     assert 299 < first["remaining"] <= 300
     rng = random.Random(1)
@@ -148,6 +163,7 @@ def test_living_forest_clocks_run_for_every_seat_with_a_move(client: TestClient)
     game_id, tokens = clocked(
         client, {"kind": "realtime", "base": 600}, game="living-forest", humans=3
     )
+    first_move(client, game_id, tokens)
     state = client.get(f"/api/games/{game_id}").json()
     seats = social(client, game_id)["clock"]["seats"]
     running = {s["seat"] for s in seats if s["running"]}
@@ -160,6 +176,7 @@ def test_realtime_timeout_hands_the_seat_to_a_bot_and_the_game_goes_on(
 ) -> None:
     c = fast_client
     game_id, tokens = clocked(c, {"kind": "realtime", "base": 1})
+    first_move(c, game_id, tokens)  # the clocks run from the first move on
     seat = c.get(f"/api/games/{game_id}").json()["to_act"][0]
     before = c.get(f"/api/games/{game_id}", headers=bearer(tokens[seat])).json()
     gone = wait_for(
@@ -198,7 +215,9 @@ def test_realtime_timeout_hands_the_seat_to_a_bot_and_the_game_goes_on(
 def test_a_move_after_the_deadline_is_refused_before_the_sweep(db_url: str) -> None:
     with fast(db_url, clock_poll_seconds=3600) as c:  # the sweep never comes by itself
         game_id, tokens = clocked(c, {"kind": "realtime", "base": 1})
+        first_move(c, game_id, tokens)  # seat 0's first action: its clock runs from here
         mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
+        assert mine["to_act"] == [0]
         time.sleep(1.2)
         r = c.post(
             f"/api/games/{game_id}/actions",
@@ -286,7 +305,7 @@ def test_leave_hands_the_seat_to_a_bot(client: TestClient) -> None:
         json={"action": {"type": "end_turn"}, "version": state["version"]},
         headers=bearer(tokens[0]),
     )
-    assert r.status_code == 403 and "you left" in r.json()["error"]
+    assert r.status_code == 403 and "You left" in r.json()["error"]
     assert client.get(f"/api/games/{game_id}").json()["version"] == state["version"]
 
 
@@ -334,6 +353,14 @@ def test_rematch_starts_a_new_table_for_both(client: TestClient) -> None:
     assert accepted["token"] != offer["token"]
     mine = client.get(f"/api/games/{new_id}", headers=bearer(accepted["token"])).json()
     assert mine["seat"] == 0 and mine["legal_actions"]  # bo plays first now
+    # every seat has its player; the clocks start with the first move
+    assert not any(s["running"] for s in social(client, new_id)["clock"]["seats"])
+    r = client.post(
+        f"/api/games/{new_id}/actions",
+        json={"action": pick(mine, random.Random(0)), "version": mine["version"]},
+        headers=bearer(accepted["token"]),
+    )
+    assert r.status_code == 200, r.text
     assert social(client, new_id)["clock"]["seats"][0]["running"]
     assert social(client, game_id)["rematch"] == {
         "id": new_id,
@@ -351,13 +378,13 @@ def test_rematch_starts_a_new_table_for_both(client: TestClient) -> None:
 
 def test_rematch_offered_by_both_at_once_makes_one_table(client: TestClient) -> None:
     game_id, tokens = _finished(client)
-    tables = client.app.state.tables  # type: ignore[attr-defined]
-    room = tables.rooms[game_id]
+    services = client.app.state.services  # type: ignore[attr-defined]
+    table = services.tables.tables[game_id]
 
     async def both() -> list[Any]:
         return await asyncio.gather(
-            tables.social.rematch(room, 0, "a"),
-            tables.social.rematch(room, 1, "b"),
+            services.social.rematch(table, 0, "a"),
+            services.social.rematch(table, 1, "b"),
             return_exceptions=True,
         )
 
@@ -389,7 +416,7 @@ def test_chat_is_stored_pushed_and_read_only_for_spectators(client: TestClient) 
     assert message["text"] == evil and message["seat"] == 1 and message["name"] == "p1"
     assert tokens[1] not in str(message)
     r = client.post(f"/api/games/{game_id}/chat", json={"text": "me too"})
-    assert r.status_code == 403 and "spectators" in r.json()["error"]
+    assert r.status_code == 403 and "Spectators" in r.json()["error"]
     stored = client.get(f"/api/games/{game_id}/chat").json()["messages"]
     assert [m["text"] for m in stored] == [evil]
     assert (

@@ -212,7 +212,7 @@ def test_two_processes_racing_on_one_version_give_one_winner(cluster_db: str) ->
         b.stop()
     storage = Storage(cluster_db)
     try:
-        stored = storage.load_game(game_id).result(10)
+        stored = storage.tables.load(game_id).result(10)
         assert stored is not None and stored.version == log["version"]
     finally:
         storage.close()

@@ -114,7 +114,7 @@ def test_health_says_ok_and_503_when_the_database_does_not_answer(
         r = c.get("/api/health")
         assert r.status_code == 200 and r.json()["status"] == "ok"
         assert r.json()["database"] == "sqlite"
-        storage = c.app.state.tables.storage  # type: ignore[attr-defined]
+        storage = c.app.state.services.tables.storage  # type: ignore[attr-defined]
 
         def down() -> Future[None]:
             fut: Future[None] = Future()
@@ -124,7 +124,7 @@ def test_health_says_ok_and_503_when_the_database_does_not_answer(
         monkeypatch.setattr(storage, "ping", down)
         r = c.get("/api/health")
         assert r.status_code == 503 and "database" in r.json()["error"]
-        c.app.state.draining = True  # type: ignore[attr-defined]
+        c.app.state.services.draining = True  # type: ignore[attr-defined]
         monkeypatch.undo()
         assert c.get("/api/health").status_code == 503
 
@@ -168,7 +168,7 @@ def test_sigterm_tells_sockets_to_reconnect_and_keeps_every_acknowledged_action(
     assert proc.stderr is not None and "Traceback" not in proc.stderr.read()
     storage = Storage(db)
     try:
-        stored = storage.load_game(game_id).result(10)
+        stored = storage.tables.load(game_id).result(10)
         assert stored is not None and stored.version == acknowledged
     finally:
         storage.close()

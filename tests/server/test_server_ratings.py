@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
 import secrets
 import time
@@ -11,23 +12,34 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 from openskill.models import PlackettLuce
-from server_support import bearer, client, db_url, make_settings, pg_url, play_random  # noqa: F401
+from server_support import (  # noqa: F401
+    bearer,
+    client,
+    client_from,
+    db_url,
+    make_settings,
+    pg_url,
+    play_random,
+)
 from test_server_accounts import Browser, cheap_hashes, claim, signup  # noqa: F401
 
 from glade.arena.ratings import load_calibration, ranks_of
 from glade.server import create_app
-from glade.server.ratings import prior
+from glade.server.domain import EventBus, GameOver, Tables
+from glade.server.features.ratings import Ratings, prior
 from glade.server.storage import Storage
 
 GAME = "harmonies"
 
 
 class Player:
-    """A browser logged in to its own new account (the accounts API: sign-up, claim)."""
+    """A browser logged in to its own new account (the accounts API: sign-up, claim), on a
+    machine of its own (an address and a device no other player shares: accounts that share
+    one are never rated against each other)."""
 
-    def __init__(self, c: TestClient, name: str) -> None:
+    def __init__(self, c: TestClient, name: str, address: str | None = None) -> None:
         self.name = f"{name}{secrets.token_hex(3)}"  # PostgreSQL tests share one database
-        self.browser = Browser(c)
+        self.browser = Browser(client_from(c, address))
         self.csrf = signup(self.browser, self.name)
         self.id = self.browser.get("/api/account").json()["user"]["id"]
 
@@ -56,6 +68,23 @@ def table_for(c: TestClient, bots: list[str], rated: bool = True) -> tuple[Playe
     gid, tokens = ann.create(seats, rated)
     tokens[0] = ann.claim(gid, tokens[0])
     return ann, gid, tokens
+
+
+def rate_elsewhere(db: str, game_id: str) -> list[dict[str, Any]] | None:
+    """What another server on the database does when it sees the game end: rate it (its own
+    storage, tables and ratings, on its own event loop)."""
+
+    async def run() -> list[dict[str, Any]] | None:
+        storage = Storage(db)
+        try:
+            events = EventBus()
+            tables = Tables(make_settings(db), storage, events)
+            ratings = Ratings(make_settings(db), storage, tables, events)
+            return await ratings.rate(await tables.get(game_id))
+        finally:
+            storage.close()
+
+    return asyncio.run(run())
 
 
 def wait_rated(c: TestClient, game_id: str, identity: str, games: int) -> dict[str, Any]:
@@ -109,20 +138,9 @@ def test_a_game_is_rated_exactly_once_across_processes(db_url: str) -> None:  # 
         tokens = [ann.claim(gid, tokens[0]), bob.claim(gid, tokens[1])]
         play_random(c, gid, tokens, random.Random(2))
         wait_rated(c, gid, f"user:{ann.id}", 1)
-        final = c.get(f"/api/games/{gid}").json()
-        places = ranks_of(final["result"]["scores"], final["result"]["winners"])
         # four more "processes" race to rate the same game again: the database says no to all
-        others = [Storage(db_url) for _ in range(4)]
-        try:
-            with ThreadPoolExecutor(4) as pool:
-                answers = list(
-                    pool.map(
-                        lambda s: s.rate_game(gid, places, prior, time.time()).result(), others
-                    )
-                )
-        finally:
-            for s in others:
-                s.close()
+        with ThreadPoolExecutor(4) as pool:
+            answers = list(pool.map(lambda _: rate_elsewhere(db_url, gid), range(4)))
         assert answers == [None, None, None, None]
         board = c.get(f"/api/ratings/{GAME}").json()["entries"]
         people = {e["name"]: e for e in board if e["kind"] == "user"}
@@ -135,22 +153,12 @@ def test_first_rating_races_rate_once(db_url: str) -> None:  # noqa: F811
     """Several processes see the same rated game end: exactly one rates it."""
     with TestClient(create_app(make_settings(db_url))) as c:
         ann, gid, tokens = table_for(c, ["greedy"])
-        tables = c.app.state.tables  # type: ignore[attr-defined]
-        tables.game_over_hooks.clear()  # this process does not rate: the racers below do
+        services = c.app.state.services  # type: ignore[attr-defined]
+        # this process does not rate: the racers below do
+        services.tables.events.unsubscribe(GameOver, services.ratings.game_over)
         play_random(c, gid, tokens, random.Random(3))
-        final = c.get(f"/api/games/{gid}").json()
-        places = ranks_of(final["result"]["scores"], final["result"]["winners"])
-        others = [Storage(db_url) for _ in range(4)]
-        try:
-            with ThreadPoolExecutor(4) as pool:
-                answers = list(
-                    pool.map(
-                        lambda s: s.rate_game(gid, places, prior, time.time()).result(), others
-                    )
-                )
-        finally:
-            for s in others:
-                s.close()
+        with ThreadPoolExecutor(4) as pool:
+            answers = list(pool.map(lambda _: rate_elsewhere(db_url, gid), range(4)))
         assert sum(a is not None for a in answers) == 1
         entry = wait_rated(c, gid, f"user:{ann.id}", 1)
         assert entry["games"] == 1
@@ -174,7 +182,7 @@ def test_rated_refused_with_a_guest_seat(client: TestClient) -> None:  # noqa: F
     seats = [{"kind": "human", "name": "guest"}, {"kind": "bot", "bot": "random"}]
     # a guest cannot make a rated table
     r = client.post("/api/games", json={"game": GAME, "rated": True, "seats": seats})
-    assert r.status_code == 403 and "log in" in r.json()["error"]
+    assert r.status_code == 403 and "Log in" in r.json()["error"]
     # an account's rated table with an open seat: no guest takes it, by join or by its link
     ann = Player(client, "Ann")
     gid, tokens = ann.create([{"kind": "human", "name": ann.name}, {"kind": "human"}])
@@ -278,6 +286,9 @@ def test_a_table_says_whether_it_is_rated_and_what_is_at_stake(client: TestClien
     assert done[0]["change"] == {
         "before": pytest.approx(history[0]["ordinal_before"]),
         "after": pytest.approx(history[0]["ordinal"]),
+        # the familiar scale beside them (features.ratings.display)
+        "display_before": round(1500 + 30 * (history[0]["mu_before"] - 25)),
+        "display_after": round(1500 + 30 * (history[0]["mu"] - 25)),
     }
     assert done[0]["rating"]["ordinal"] == pytest.approx(history[0]["ordinal"])
     assert done[1]["change"]["before"] == pytest.approx(bot_now["ordinal"])
@@ -304,7 +315,12 @@ def test_a_bot_profile_lists_its_rated_games(client: TestClient) -> None:  # noq
     assert game["result"]["place"] == places[1]
     assert game["result"]["scores"] == [float(x) for x in final["scores"]]
     point = next(h for h in prof["history"] if h["game_id"] == gid)
-    assert game["rating"] == {"before": point["ordinal_before"], "after": point["ordinal"]}
+    assert game["rating"] == {
+        "before": point["ordinal_before"],
+        "after": point["ordinal"],
+        "display_before": point["display_before"],
+        "display_after": point["display"],
+    }
     assert point["place"] == places[1] and point["seat"] == 1
     assert prof["ratings"][GAME]["games"] >= 1
 
@@ -366,6 +382,15 @@ def test_a_rated_game_whose_clock_runs_out_goes_on_and_rates_that_player_last(
         assert r.status_code == 201, r.text
         gid = r.json()["id"]
         token = ann.claim(gid, r.json()["seats"][0]["token"])
+        # Ann's first action: the real-time clocks run from the game's first move on
+        mine = c.get(f"/api/games/{gid}", headers=bearer(token)).json()
+        action = [a for a in mine["legal_actions"] if a["type"] != "undo"][0]
+        r = c.post(
+            f"/api/games/{gid}/actions",
+            json={"action": action, "version": mine["version"]},
+            headers=bearer(token),
+        )
+        assert r.status_code == 200, r.text
         for _ in range(1200):  # nobody plays Ann's seat but the bot, to the end
             if c.get(f"/api/games/{gid}").json()["over"]:
                 break

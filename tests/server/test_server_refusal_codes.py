@@ -8,6 +8,7 @@ Runs on SQLite and, with GLADE_TEST_PG, on PostgreSQL (the ``db_url`` fixture)."
 from __future__ import annotations
 
 import ast
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -30,18 +31,35 @@ def test_every_api_error_the_server_builds_names_a_code() -> None:
     """No ``ApiError(status, "sentence")`` without a code: such an answer reaches a Korean page
     in English (or as a generic sentence)."""
     uncoded = []
-    for path in sorted(SERVER_DIR.glob("*.py")):
-        if path.name in ("errors.py", "refusals.py"):
+    built = []
+    for path in sorted(SERVER_DIR.rglob("*.py")):
+        if path.parent == SERVER_DIR and path.name in ("errors.py", "refusals.py"):
             continue
         for node in ast.walk(ast.parse(path.read_text("utf-8"))):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
                 continue
             if node.func.id != "ApiError":
                 continue
+            built.append(path.relative_to(SERVER_DIR))
             coded = len(node.args) >= 3 or any(k.arg == "code" for k in node.keywords)
             if not coded:
-                uncoded.append(f"{path.name}:{node.lineno}")
+                uncoded.append(f"{path.relative_to(SERVER_DIR)}:{node.lineno}")
     assert uncoded == []
+    assert any(len(p.parts) > 1 for p in built), built  # the layers' folders are searched
+
+
+def test_every_server_sentence_starts_with_a_capital_letter() -> None:
+    """The catalogue's sentences and the page's English for them (issue 31); Korean and
+    Chinese have no capitals. A sentence may start with a name written as the API writes it."""
+    low = [code for code in SERVER if not SERVER[code][:1].isupper()]
+    assert low == []
+    words = json.loads((SERVER_DIR.parent / "web" / "i18n" / "en.json").read_text("utf-8"))
+    page = {k: v for k, v in words.items() if k.startswith("refusal.server.")}
+    assert len(page) >= len(SERVER)
+    for key, text in page.items():
+        forms = [v for k, v in text.items() if k != "$n"] if isinstance(text, dict) else [text]
+        for form in forms:
+            assert form[:1].isupper(), (key, form)
 
 
 @pytest.fixture

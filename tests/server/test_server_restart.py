@@ -65,7 +65,9 @@ def _stored_seed(db: str, game_id: str) -> int:
     """The game's seed straight from the database (the API keeps it secret while it runs)."""
     storage = Storage(db)
     try:
-        rows = storage._read(lambda c: c.query("SELECT seed FROM games WHERE id = ?", (game_id,)))
+        rows = storage.db.read_now(
+            lambda c: c.query("SELECT seed FROM games WHERE id = ?", (game_id,))
+        )
         return int(rows[0][0])
     finally:
         storage.close()

@@ -30,7 +30,7 @@ def wait_done(c: TestClient, game_id: str) -> dict[str, Any]:
 
 def test_a_review_is_stored_once_and_kept_across_a_restart(db_url: str) -> None:  # noqa: F811
     with TestClient(create_app(make_settings(db_url))) as c:
-        c.app.state.review_samples = 1  # type: ignore[attr-defined]
+        c.app.state.services.reviews.samples = 1  # type: ignore[attr-defined]
         game_id, tokens = new_table(c, "harmonies", humans=2, options={"players": 2})
         r = c.post(f"/api/games/{game_id}/review")
         assert r.status_code == 409 and "finished" in r.json()["error"]
@@ -59,7 +59,7 @@ def test_a_review_is_stored_once_and_kept_across_a_restart(db_url: str) -> None:
         assert c.get(f"/api/games/{game_id}/review/x/best").status_code == 422
     # a new server process on the same database shows the stored review without working it out
     with TestClient(create_app(make_settings(db_url))) as c2:
-        c2.app.state.review_samples = 1  # type: ignore[attr-defined]
+        c2.app.state.services.reviews.samples = 1  # type: ignore[attr-defined]
         stored = c2.get(f"/api/games/{game_id}/review").json()
         assert stored["status"] == "done" and stored["review"] == review
         assert c2.post(f"/api/games/{game_id}/review").json()["review"] == review
@@ -68,7 +68,7 @@ def test_a_review_is_stored_once_and_kept_across_a_restart(db_url: str) -> None:
 
 def test_living_forest_review_runs_in_the_workers(db_url: str) -> None:  # noqa: F811
     with TestClient(create_app(make_settings(db_url))) as c:
-        c.app.state.review_samples = 1  # type: ignore[attr-defined]
+        c.app.state.services.reviews.samples = 1  # type: ignore[attr-defined]
         game_id, tokens = new_table(c, "living-forest", humans=2, options={"players": 2})
         play_random(c, game_id, tokens, random.Random(3))
         assert c.post(f"/api/games/{game_id}/review").status_code == 200

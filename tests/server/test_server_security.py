@@ -115,8 +115,8 @@ def test_no_answer_push_or_log_ever_holds_hidden_information(
     rng = random.Random(2024)
     with TestClient(create_app(make_settings(f"sqlite:///{tmp_path / 'h.db'}"))) as c:
         game_id, tokens = new_table(c, game, humans=players, options=options)
-        room = c.app.state.tables.rooms[game_id]  # type: ignore[attr-defined]
-        snapshots = {0: room.state.to_json()}
+        table = c.app.state.services.tables.tables[game_id]  # type: ignore[attr-defined]
+        snapshots = {0: table.state.to_json()}
         sockets = [c.websocket_connect(f"/api/games/{game_id}/ws?token={t}") for t in tokens] + [
             c.websocket_connect(f"/api/games/{game_id}/ws")
         ]
@@ -127,14 +127,14 @@ def test_no_answer_push_or_log_ever_holds_hidden_information(
             checked = 0
             # Living Forest's random games run to thousands of moves: a long stretch is enough
             budget = 150 if game == "living-forest" else 10_000
-            while not room.state.is_over and room.version < budget:
-                version = room.version
+            while not table.state.is_over and table.version < budget:
+                version = table.version
                 for seat, token in zip(seats, [*tokens, None], strict=True):
                     answer = c.get(f"/api/games/{game_id}", headers=bearer(token)).json()
-                    assert answer["view"] == room.state.view(seat)
-                    Secrets(room.state, seat).check(answer, f"GET seat {seat} v{version}")
+                    assert answer["view"] == table.state.view(seat)
+                    Secrets(table.state, seat).check(answer, f"GET seat {seat} v{version}")
                     checked += 1
-                seat = rng.choice(list(room.state.to_act))
+                seat = rng.choice(list(table.state.to_act))
                 mine = c.get(f"/api/games/{game_id}", headers=bearer(tokens[seat])).json()
                 undo = {"type": "undo"} in mine["legal_actions"] and rng.random() < 0.2
                 action = {"type": "undo"} if undo else busy_pick(mine["legal_actions"], rng)
@@ -144,20 +144,20 @@ def test_no_answer_push_or_log_ever_holds_hidden_information(
                     headers=bearer(tokens[seat]),
                 )
                 assert r.status_code == 200, r.text
-                snapshots[room.version] = room.state.to_json()
-                Secrets(room.state, seat).check(r.json(), f"POST seat {seat} v{room.version}")
-                if room.version % 10 == 0 or room.state.is_over:
+                snapshots[table.version] = table.state.to_json()
+                Secrets(table.state, seat).check(r.json(), f"POST seat {seat} v{table.version}")
+                if table.version % 10 == 0 or table.state.is_over:
                     log = c.get(f"/api/games/{game_id}/log").json()
-                    if room.state.is_over:  # the seed is revealed once the game is over
-                        assert log["seed"] == room.seed
+                    if table.state.is_over:  # the seed is revealed once the game is over
+                        assert log["seed"] == table.seed
                         log["seed"] = None
                     else:
                         assert log["seed"] is None
-                    Secrets(room.state, None).check(log, f"log v{room.version}")
+                    Secrets(table.state, None).check(log, f"log v{table.version}")
                     Secrets(_state_at(snapshots, 0), None).check(
                         log["initial_view"], "initial view"
                     )
-            final = room.version
+            final = table.version
             # every push each socket received was that seat's own, clean view of its version
             for ws, seat in zip(sockets, seats, strict=True):
                 version = -1
@@ -245,7 +245,7 @@ BAD_BODIES: list[tuple[bytes, int, str]] = [
     (
         b'{"action": {"type": "take_tokens", "space": 0}, "version": 0, "x": 1}',
         422,
-        "unknown field 'x'",
+        "Unknown field 'x'",
     ),
     (b'{"action": {"type": "take_tokens", "space": 0}, "version": "0"}', 422, "'version'"),
     (b'{"action": {"type": "take_tokens", "space": 0}, "version": 1e400}', 422, "'version'"),

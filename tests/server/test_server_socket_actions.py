@@ -127,7 +127,7 @@ def test_a_hostile_client_on_the_socket_changes_nothing(any_client: Any) -> None
     mine = client.get(url, headers=bearer(tokens[0])).json()
     v = mine["version"]
     action = mine["legal_actions"][0]
-    shape = "an action sent on the WebSocket is"
+    shape = "An action sent on the WebSocket is"
     with client.websocket_connect(f"{url}/ws?token={tokens[0]}") as ws:
         assert ws.receive_json()["version"] == v
         not_action = [
@@ -208,8 +208,8 @@ def test_oversized_and_flooding_socket_clients_are_closed_and_change_nothing(
         action = mine["legal_actions"][0] if mine["legal_actions"] else {"type": "x"}
         stale = {"type": "action", "action": action, "version": 99}
         assert _closed_by(c, url, tokens[1], stale, times=200) == 1008
-        room = c.app.state.tables.rooms[game_id]  # type: ignore[attr-defined]
-        assert room.version == mine["version"] == 0 and room.state.log == []
+        table = c.app.state.services.tables.tables[game_id]  # type: ignore[attr-defined]
+        assert table.version == mine["version"] == 0 and table.state.log == []
 
 
 def test_an_engine_bug_on_a_socket_action_is_a_logged_refusal_and_changes_nothing(
@@ -217,7 +217,7 @@ def test_an_engine_bug_on_a_socket_action_is_a_logged_refusal_and_changes_nothin
 ) -> None:
     with TestClient(create_app(make_settings(f"sqlite:///{tmp_path / 'b.db'}"))) as c:
         game_id, tokens = new_table(c, "harmonies")
-        room = c.app.state.tables.rooms[game_id]  # type: ignore[attr-defined]
+        table = c.app.state.services.tables.tables[game_id]  # type: ignore[attr-defined]
         url = f"/api/games/{game_id}"
         mine = c.get(url, headers=bearer(tokens[0])).json()
 
@@ -226,7 +226,7 @@ def test_an_engine_bug_on_a_socket_action_is_a_logged_refusal_and_changes_nothin
 
         with c.websocket_connect(f"{url}/ws?token={tokens[0]}") as ws:
             ws.receive_json()
-            monkeypatch.setattr(type(room.state), "apply", broken)
+            monkeypatch.setattr(type(table.state), "apply", broken)
             body = {"type": "action", "ref": 3, "action": mine["legal_actions"][0], "version": 0}
             with caplog.at_level(logging.ERROR, logger="glade.server"):
                 ws.send_text(json.dumps(body))

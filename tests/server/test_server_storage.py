@@ -42,7 +42,7 @@ def test_migrations_are_numbered_and_applied_once(db_url: str) -> None:
         first.close()
     again = Storage(db_url)  # a second start finds the schema in place and changes nothing
     try:
-        rows = again._read(
+        rows = again.db.read_now(
             lambda c: c.query("SELECT version FROM schema_migrations ORDER BY version")
         )
         assert [r[0] for r in rows] == numbers
@@ -59,16 +59,16 @@ def test_a_restarted_app_rebuilds_every_game_from_snapshots_and_actions(
         game_id, tokens = new_table(c, game)
         for _ in range(30):  # part of a game: several snapshots plus actions after the last one
             play_one_move(c, game_id, tokens, rng)
-        before = c.app.state.tables.rooms[game_id].state.fingerprint()  # type: ignore[attr-defined]
+        before = c.app.state.services.tables.tables[game_id].state.fingerprint()  # type: ignore[attr-defined]
         views = [c.get(f"/api/games/{game_id}", headers=bearer(t)).json() for t in tokens]
-        storage = c.app.state.tables.storage  # type: ignore[attr-defined]
-        snaps = storage._read(
+        storage = c.app.state.services.tables.storage  # type: ignore[attr-defined]
+        snaps = storage.db.read_now(
             lambda conn: conn.query("SELECT version FROM snapshots WHERE game_id = ?", (game_id,))
         )
         assert sorted(r[0] for r in snaps) == [7, 14, 21, 28]
     with TestClient(create_app(make_settings(db_url, snapshot_every=7))) as c:
         assert [c.get(f"/api/games/{game_id}", headers=bearer(t)).json() for t in tokens] == views
-        rebuilt = c.app.state.tables.rooms[game_id].state  # type: ignore[attr-defined]
+        rebuilt = c.app.state.services.tables.tables[game_id].state  # type: ignore[attr-defined]
         assert rebuilt.fingerprint() == before
         # the game goes on to its end and replays exactly from the seed and the history
         finish_in_process(c, game_id, rng)
@@ -76,14 +76,16 @@ def test_a_restarted_app_rebuilds_every_game_from_snapshots_and_actions(
         replay = glade.new_game(game, seed=log["seed"], **log["options"])
         for entry in log["history"]:
             replay.apply(entry["seat"], entry["action"])
-        assert replay.fingerprint() == c.app.state.tables.rooms[game_id].state.fingerprint()  # type: ignore[attr-defined]
+        assert (
+            replay.fingerprint() == c.app.state.services.tables.tables[game_id].state.fingerprint()
+        )  # type: ignore[attr-defined]
 
 
 def test_tokens_are_stored_only_as_hashes(db_url: str) -> None:
     with TestClient(create_app(make_settings(db_url))) as c:
         game_id, tokens = new_table(c, "harmonies")
-        storage = c.app.state.tables.storage  # type: ignore[attr-defined]
-        rows = storage._read(
+        storage = c.app.state.services.tables.storage  # type: ignore[attr-defined]
+        rows = storage.db.read_now(
             lambda conn: conn.query("SELECT token_hash FROM seats WHERE game_id = ?", (game_id,))
         )
         stored = json.dumps([r[0] for r in rows])
@@ -97,7 +99,7 @@ def test_a_refused_write_changes_nothing_and_says_so(
 ) -> None:
     with TestClient(create_app(make_settings(db_url))) as c:
         game_id, tokens = new_table(c, "harmonies", humans=1)
-        storage = c.app.state.tables.storage  # type: ignore[attr-defined]
+        storage = c.app.state.services.tables.storage  # type: ignore[attr-defined]
         state = c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
 
         def refuse(statements: object) -> Future[None]:
@@ -110,8 +112,8 @@ def test_a_refused_write_changes_nothing_and_says_so(
             fut.set_exception(StorageError("disk full"))
             return fut
 
-        monkeypatch.setattr(storage, "write", refuse)
-        monkeypatch.setattr(storage, "write_soon", refuse_soon)
+        monkeypatch.setattr(storage.db, "write", refuse)
+        monkeypatch.setattr(storage.db, "write_soon", refuse_soon)
         r = c.post(
             f"/api/games/{game_id}/actions",
             json={"action": state["legal_actions"][0], "version": 0},
@@ -138,8 +140,8 @@ def test_a_failing_write_in_a_group_commit_does_not_take_the_others_down(db_url:
     storage = Storage(db_url)
     try:
         tag = db_url[-6:]
-        ok = [storage.write([(INSERT_GAME, (f"group-{i}-{tag}",))]) for i in range(5)]
-        dup = storage.write([(INSERT_GAME, (f"group-0-{tag}",))])
+        ok = [storage.db.write([(INSERT_GAME, (f"group-{i}-{tag}",))]) for i in range(5)]
+        dup = storage.db.write([(INSERT_GAME, (f"group-0-{tag}",))])
         for fut in ok:
             fut.result(10)
         with pytest.raises(StorageError):
@@ -165,22 +167,25 @@ def test_changes_reach_the_other_processes_in_order_and_not_a_process_its_own_ac
         for storage in (one, two):
             storage.listen(lambda g, w, q=heard[storage]: q.put((g, w)), lambda: None)
         game = f"told-{random.getrandbits(32):x}"
-        one.write([(INSERT_GAME, (game,))]).result(10)
+        one.db.write([(INSERT_GAME, (game,))]).result(10)
         n = 0  # the listeners LISTEN on threads of their own: chat until both hear
         while heard[one].empty() or heard[two].empty():
             n += 1
-            one.add_chat(game, n, 0, None, "hello", 1.0).result(10)
+            one.chat.add(game, n, 0, None, "hello", 1.0).result(10)
             time.sleep(0.2)
         for q in heard.values():
             _heard_until(q, f"chat {n}")
 
         async def three_actions() -> None:  # one bunch of writes: one transaction
             await asyncio.gather(
-                *(one.record_action(game, v, v % 2, f'{{"v": {v}}}', False, 1.0) for v in (1, 2, 3))
+                *(
+                    one.tables.record_action(game, v, v % 2, f'{{"v": {v}}}', False, 1.0)
+                    for v in (1, 2, 3)
+                )
             )
 
         asyncio.run(three_actions())
-        one.add_chat(game, n + 1, 0, None, "bye", 1.0).result(10)
+        one.chat.add(game, n + 1, 0, None, "bye", 1.0).result(10)
         chat = f"chat {n + 1}"
         assert _heard_until(heard[two], chat) == [
             '1 1 {"v": 1}',
@@ -232,15 +237,15 @@ def test_idle_tables_leave_memory_and_come_back_from_storage(db_url: str) -> Non
             headers=bearer(tokens[0]),
         )
         assert r.status_code == 200
-        tables = c.app.state.tables  # type: ignore[attr-defined]
-        before = tables.rooms[game_id].state.fingerprint()
+        tables = c.app.state.services.tables  # type: ignore[attr-defined]
+        before = tables.tables[game_id].state.fingerprint()
         # on PostgreSQL the table's own change notification may still be catching it up
         deadline = time.monotonic() + 10
-        while not tables.rooms[game_id].idle and time.monotonic() < deadline:
+        while not tables.tables[game_id].idle and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert tables.evict_idle(0.0) >= 1 and game_id not in tables.rooms
+        assert tables.evict_idle(0.0) >= 1 and game_id not in tables.tables
         assert c.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json() == r.json()
-        assert tables.rooms[game_id].state.fingerprint() == before
+        assert tables.tables[game_id].state.fingerprint() == before
 
 
 def _open_together(url: str, n: int) -> tuple[list[Storage], list[BaseException]]:

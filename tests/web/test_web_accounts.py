@@ -96,7 +96,7 @@ def test_a_wrong_password_says_so_and_logs_nobody_in(server: Server, browser: Br
     ctx, page, watch = new_page(browser)
     account_form(page, server.url, "login", name, "not the password")
     expect(page.locator("#toast")).to_contain_text(
-        "the user name or the password is wrong", timeout=LONG
+        "The user name or the password is wrong", timeout=LONG
     )
     expect(page.locator("[data-testid=account-forms]")).to_be_visible(timeout=LONG)
     account_form(page, server.url, "signup", name.upper())

@@ -44,9 +44,22 @@ def _ann_and_bo(base: str, clock: dict[str, Any] | None = None) -> tuple[str, li
     return r.json()["id"], [s["token"] for s in r.json()["seats"]]
 
 
+def _first_move(base: str, game_id: str, token: str) -> None:
+    """Seat 0's first action (a real-time clock runs from the game's first move on)."""
+    mine = httpx.get(f"{base}/api/games/{game_id}", headers={"Authorization": f"Bearer {token}"})
+    action = [a for a in mine.json()["legal_actions"] if a["type"] != "undo"][0]
+    r = httpx.post(
+        f"{base}/api/games/{game_id}/actions",
+        json={"action": action, "version": mine.json()["version"]},
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert r.status_code == 200, r.text
+
+
 def test_clock_chat_and_rematch(clock_server: Server, browser: Browser) -> None:
     base = clock_server.url
     game_id, tokens = _ann_and_bo(base, {"kind": "realtime", "base": 300, "increment": 20})
+    _first_move(base, game_id, tokens[0])
     ctx_a, ann, watch_a = new_page(browser)
     ctx_b, bo, watch_b = new_page(browser)
     ctx_s, spectator, watch_s = new_page(browser)
@@ -229,6 +242,7 @@ def test_a_clock_running_out_hands_the_seat_to_a_bot_on_the_page(
     """A 2-second real-time clock runs out on the page: the seat says so, a bot plays it and the
     game goes on (the table's version moves on without anyone clicking)."""
     game_id, tokens = _ann_and_bo(clock_server.url, {"kind": "realtime", "base": 2, "increment": 0})
+    _first_move(clock_server.url, game_id, tokens[0])
     context, page, watch = new_page(browser)
     try:
         _open(page, clock_server.url, game_id, tokens[0])

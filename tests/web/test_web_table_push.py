@@ -18,8 +18,8 @@ from typing import Any
 import httpx
 from web_support import Server
 
+from glade.server.domain import RESYNC, Connection, Tables
 from glade.server.storage import Storage
-from glade.server.tables import RESYNC, Connection, Tables
 from tests.server.server_support import busy_pick, make_settings
 
 
@@ -166,7 +166,7 @@ def test_actions_stored_by_another_process_are_pushed_one_by_one(tmp_path: Path)
             legal = [x.to_json() for x in room_b.state.legal_actions(seat)]
             await b.act(room_b, seat, busy_pick(legal, rng), room_b.version)
         async with room_a.lock:
-            await a._catch_up(room_a)
+            await a.catch_up(room_a)
         pump = asyncio.get_running_loop().create_task(conn.pump())
         for _ in range(50):
             await asyncio.sleep(0)
@@ -175,8 +175,6 @@ def test_actions_stored_by_another_process_are_pushed_one_by_one(tmp_path: Path)
         await pump
         moves = room_a.state.log_json(None)
         version = room_a.version
-        await a.close()
-        await b.close()
         a.storage.close()
         b.storage.close()
         del tokens

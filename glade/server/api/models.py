@@ -7,10 +7,12 @@ from typing import Annotated, Any, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from .refusals import SERVER
+from ..features.social import CHAT_MAX
+from ..names import USER_NAME_MAX, USER_NAME_MIN, NameRefused, prepared
+from ..refusals import SERVER
 
 
-def _printable(name: str) -> str:
+def printable(name: str) -> str:
     """A player's name: no control characters (NUL, newlines, …), no lone surrogates."""
     for ch in name:
         if unicodedata.category(ch) in ("Cc", "Cs"):
@@ -20,7 +22,7 @@ def _printable(name: str) -> str:
     return name
 
 
-Name = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(_printable)]
+Name = Annotated[str, Field(min_length=1, max_length=40), AfterValidator(printable)]
 BotSpec = Annotated[
     str, Field(min_length=1, max_length=40, examples=["random", "greedy", "mcts:normal"])
 ]
@@ -220,61 +222,49 @@ class Error(BaseModel):
 
 
 # ---------------------------------------------------------------------- accounts
-USER_NAME_MIN, USER_NAME_MAX = 3, 24
 PASSWORD_MIN, PASSWORD_MAX = 8, 200
-_NAME_PUNCTUATION = "_-."
 
 
-def _user_name(name: str) -> str:
-    """An account's name: letters (any script), digits and ``_ - .``; stored in NFC."""
-    length = SERVER.refuse("server.account.name_length", min=USER_NAME_MIN, max=USER_NAME_MAX)
-    if len(name) > 4 * USER_NAME_MAX:
-        raise ValueError(length)
-    for ch in name:
-        if unicodedata.category(ch) in ("Cc", "Cs"):
-            raise ValueError(SERVER.refuse("server.account.name_control"))
-    name = unicodedata.normalize("NFC", name)
-    for ch in name:
-        if not (unicodedata.category(ch)[0] in "LMN" or ch in _NAME_PUNCTUATION):
-            raise ValueError(SERVER.refuse("server.account.name_chars"))
-    if not USER_NAME_MIN <= len(name) <= USER_NAME_MAX:
-        raise ValueError(length)
-    return name
+def user_name(name: str) -> str:
+    """An account's name by the rules of ``glade.server.names`` (PRECIS, a letter or digit,
+    letters, digits and ``_ - .``), as it will be stored."""
+    try:
+        return prepared(name)
+    except NameRefused as exc:
+        params: dict[str, int] = {}
+        if exc.code == "name_length":
+            params = {"min": USER_NAME_MIN, "max": USER_NAME_MAX}
+        raise ValueError(SERVER.refuse(f"server.account.{exc.code}", **params)) from None
 
 
-def _password(password: str) -> str:
+def password_text(password: str) -> str:
     for ch in password:
         if unicodedata.category(ch) in ("Cc", "Cs"):
             raise ValueError(SERVER.refuse("server.account.password_control"))
     return password
 
 
-def _new_password(password: str) -> str:
+def new_password(password: str) -> str:
     """A password being set: its length checked here, so the refusal has a code."""
     if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
         raise ValueError(
             SERVER.refuse("server.account.password_length", min=PASSWORD_MIN, max=PASSWORD_MAX)
         )
-    return _password(password)
+    return password_text(password)
 
 
-def _no_control(name: str) -> str:
+def no_control(name: str) -> str:
     for ch in name:
         if unicodedata.category(ch) in ("Cc", "Cs"):
             raise ValueError(SERVER.refuse("server.account.name_control"))
     return name
 
 
-def name_key(name: str) -> str:
-    """The form in which user names are compared: two names differing only in case are one."""
-    return unicodedata.normalize("NFKC", name).casefold()
-
-
-UserName = Annotated[str, AfterValidator(_user_name)]
+UserName = Annotated[str, AfterValidator(user_name)]
 Password = Annotated[
     str,
     Field(json_schema_extra={"minLength": PASSWORD_MIN, "maxLength": PASSWORD_MAX}),
-    AfterValidator(_new_password),
+    AfterValidator(new_password),
 ]
 
 
@@ -287,15 +277,15 @@ class LoginCredentials(Strict):
     """A log-in: any name is looked up (a wrong one is a wrong name, not a malformed request)."""
 
     name: Annotated[
-        str, Field(min_length=1, max_length=4 * USER_NAME_MAX), AfterValidator(_no_control)
+        str, Field(min_length=1, max_length=4 * USER_NAME_MAX), AfterValidator(no_control)
     ]
     password: Annotated[
-        str, Field(min_length=1, max_length=PASSWORD_MAX), AfterValidator(_password)
+        str, Field(min_length=1, max_length=PASSWORD_MAX), AfterValidator(password_text)
     ]
 
 
 class PasswordChange(Strict):
-    old: Annotated[str, Field(min_length=1, max_length=PASSWORD_MAX), AfterValidator(_password)]
+    old: Annotated[str, Field(min_length=1, max_length=PASSWORD_MAX), AfterValidator(password_text)]
     new: Password
 
 
@@ -350,3 +340,16 @@ class MyGames(BaseModel):
 class SeatKeys(BaseModel):
     id: str
     tokens: dict[str, str] = Field(description="seat number -> a key for this device")
+
+
+def chat_text(text: str) -> str:
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cs", "Zl", "Zp"):
+            raise ValueError("a chat message may not hold control characters or line breaks")
+    if not text.strip():
+        raise ValueError("a chat message needs a visible character")
+    return text.strip()
+
+
+class ChatPost(Strict):
+    text: Annotated[str, Field(min_length=1, max_length=CHAT_MAX), AfterValidator(chat_text)]

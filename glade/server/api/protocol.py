@@ -9,7 +9,12 @@ httptools protocol:
 - request headers larger than ``max_header_bytes`` get 431 and the connection is closed;
 - past ``max_connections`` open HTTP connections, a new one closes the connection that has been
   idle the longest (none idle: the new one is closed), so idle sockets can never use up the
-  process's file descriptors while normal requests come in.
+  process's file descriptors while normal requests come in;
+- an answer given before its request's body arrived (413, 429, 408 … with ``Connection: close``)
+  closes the connection gently: the server stops writing, then drops whatever the client still
+  sends for up to ``LINGER_SECONDS`` before closing, so the client reads the answer (an abrupt
+  close with data still arriving resets the connection, and the answer may be lost) and nothing
+  of that body is ever read as a next request.
 
 WebSocket connections leave the guard when they upgrade (they have their own ping timeout) and are
 served by :class:`GladeWebSocketProtocol`, uvicorn's sans-I/O WebSocket protocol with a direct way
@@ -22,12 +27,14 @@ import asyncio
 import resource
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
 from websockets.protocol import State
+
+LINGER_SECONDS = 2.0
 
 _431 = (
     b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
@@ -135,6 +142,31 @@ class ConnectionGuard:
             self._arm(loop)
 
 
+class LingeringClose:
+    """The transport as a request's cycle sees it: closing it while the request's body is still
+    arriving lingers (:meth:`GuardedProtocol.linger`) instead of closing at once."""
+
+    def __init__(self, protocol: GuardedProtocol, transport: asyncio.Transport) -> None:
+        self.protocol = protocol
+        self.transport = transport
+
+    def write(self, data: bytes) -> None:
+        self.transport.write(data)
+
+    def is_closing(self) -> bool:
+        return self.transport.is_closing()
+
+    def close(self) -> None:
+        cycle = self.protocol.cycle
+        if cycle is not None and cycle.more_body and not self.transport.is_closing():
+            self.protocol.linger()
+        else:
+            self.transport.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.transport, name)
+
+
 class GuardedProtocol(HttpToolsProtocol):
     """uvicorn's httptools protocol under a :class:`ConnectionGuard` (see the module)."""
 
@@ -145,6 +177,9 @@ class GuardedProtocol(HttpToolsProtocol):
         self._head_bytes = 0
         self._tail = b""
         self._in_head = True
+        self._body_pending = False  # answered, but the request's body is still arriving
+        self._discarding = False  # lingering: what the client sends is dropped
+        self._linger: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -156,9 +191,21 @@ class GuardedProtocol(HttpToolsProtocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.guard.gone(self)
+        if self._linger is not None:
+            self._linger.cancel()
         super().connection_lost(exc)
 
+    def linger(self) -> None:
+        """Close after an answer given before the request's body arrived (see the module)."""
+        self.guard.gone(self)
+        self._discarding = True
+        if self.transport.can_write_eof():
+            self.transport.write_eof()
+        self._linger = self.loop.call_later(LINGER_SECONDS, self.transport.close)
+
     def data_received(self, data: bytes) -> None:
+        if self._discarding:
+            return
         if self._in_head:
             limit = self.guard.max_header_bytes
             end = (self._tail + data).find(b"\r\n\r\n")
@@ -180,13 +227,30 @@ class GuardedProtocol(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self._in_head = False
         self.guard.working(self)
+        before = self.cycle
         super().on_headers_complete()
+        cycle = self.cycle
+        if cycle is not None and cycle is not before:  # a request (not an upgrade): its task
+            # has not started yet, and writes and closes through this
+            cycle.transport = cast(asyncio.Transport, LingeringClose(self, self.transport))
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        if self._body_pending:  # the answered request's body is over: a new head may come
+            self._body_pending = False
+            self._waiting_for_head()
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
-        if self.transport.is_closing():
+        if self.transport.is_closing() or self._discarding:
             self.guard.gone(self)
             return
+        if self.cycle is not None and self.cycle.more_body:
+            self._body_pending = True  # its bytes are body, not the next request's head
+            return
+        self._waiting_for_head()
+
+    def _waiting_for_head(self) -> None:
         self._in_head = True
         self._head_bytes = 0
         self._tail = b""
