@@ -139,8 +139,8 @@ class LivingForestGame(Game):
 
     # ------------------------------------------------------------------ reading the game
     def snapshot(self) -> ForestSnapshot:
-        """A typed, read-only copy of the whole state (``snapshot.py``); costs about a
-        microsecond compiled, so take one per position, not one per field."""
+        """A typed, read-only copy of the whole state (``snapshot.py``); costs about what a
+        ``copy()`` does, so take one per position, not one per field."""
         return ForestSnapshot(self._st)
 
     def table_snapshot(self) -> TableSnapshot:

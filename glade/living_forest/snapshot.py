@@ -12,8 +12,9 @@ the engine's integers (``data.py`` names them). Two parts are hidden information
 player's code must only count, never read in order: ``SpiritSnapshot.draw_stack`` and
 ``TableSnapshot.animal_stacks``.
 
-The records are compiled classes (``docs/speed.md``): one is made in about the time of a
-tuple per field, so a reader may take one per position.
+The records are compiled classes (``docs/speed.md``): a whole snapshot costs about what a
+``copy()`` of the game does, a table or a spirit alone a fraction of that, so a reader may take
+one per position.
 """
 
 from __future__ import annotations

@@ -131,7 +131,7 @@ def test_play_outs_stop_at_the_horizon_or_the_end() -> None:
     assert sim.is_over or (sim.round == game.round + 1 and sim.phase == DRAW)
     sim = game.copy()
     play_out(sim, policy, 10_000)
-    assert sim.is_over and sim.winners
+    assert sim.is_over and sim.snapshot().winners
     assert game.phase == ACTIONS  # the searched state itself is never touched
 
 
