@@ -30,8 +30,13 @@ from glade.rl import openspiel as glade_openspiel
 
 
 def make_env(seed: int, rewards: str = "win_loss") -> rl_environment.Environment:
-    return rl_environment.Environment(
-        glade_openspiel.HARMONIES, players=2, normalize=True, rewards=rewards, rng_seed=seed
+    return rl_environment.Environment(  # the seat's observation as the network's input
+        glade_openspiel.HARMONIES,
+        observation_type=rl_environment.ObservationType.OBSERVATION,
+        players=2,
+        normalize=True,
+        rewards=rewards,
+        rng_seed=seed,
     )
 
 

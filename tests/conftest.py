@@ -38,6 +38,7 @@ SLOW_FILES = {
     "server/test_server_two_processes.py",
     "arena/test_arena_ray.py",
     "rl/test_rl_example.py",
+    "rl/test_rl_copies.py",
 }
 
 

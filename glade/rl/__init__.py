@@ -23,6 +23,7 @@ except ModuleNotFoundError as exc:
 
 from . import harmonies_v0, living_forest_v0
 from .aec import REWARDS, GladeAECEnv
+from .gym_vector import make_vector, vector_entry
 from .opponents import OpponentsEnv, frozen
 from .rollouts import Episode, rollouts
 from .solo import MAX_EPISODE_STEPS, HarmoniesSoloEnv
@@ -37,13 +38,16 @@ VS_BOTS_MAX_STEPS = {HARMONIES_VS_BOTS_ID: 2_000, LIVING_FOREST_VS_BOTS_ID: 20_0
 # The envs refuse a step or a render before reset() themselves and their spaces are checked by
 # the test suite (Gymnasium's check_env), so gymnasium.make adds neither its order-enforcing
 # wrapper nor its passive checker: each would cost a Python call a step (about 1 us each, a
-# fifth of a solo step's own work). TimeLimit (max_episode_steps) stays.
+# fifth of a solo step's own work). TimeLimit (max_episode_steps) stays. gymnasium.make_vec
+# builds their vector envs with same-step autoreset (glade.rl.gym_vector), so that no mask it
+# hands out is all zero.
 
 if SOLO_ID not in gymnasium.registry:
     gymnasium.register(
         id=SOLO_ID,
         entry_point="glade.rl.solo:HarmoniesSoloEnv",
         max_episode_steps=MAX_EPISODE_STEPS,
+        vector_entry_point=vector_entry(SOLO_ID),
         order_enforce=False,
         disable_env_checker=True,
     )
@@ -57,6 +61,7 @@ for _id, _game in (
             entry_point="glade.rl.opponents:OpponentsEnv",
             max_episode_steps=VS_BOTS_MAX_STEPS[_id],
             kwargs={"game": _game},
+            vector_entry_point=vector_entry(_id),
             order_enforce=False,
             disable_env_checker=True,
         )
@@ -74,5 +79,6 @@ __all__ = [
     "frozen",
     "harmonies_v0",
     "living_forest_v0",
+    "make_vector",
     "rollouts",
 ]

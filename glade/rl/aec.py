@@ -13,6 +13,7 @@ and 1 for each winner. ``state()`` is every seat's observation, seat 0's first, 
 
 from __future__ import annotations
 
+import json
 import operator
 import random
 from typing import TYPE_CHECKING, Any
@@ -33,8 +34,18 @@ from .common import (
     observation_box,
     render,
 )
+from .copies import SavedGame, deep_copy, playing, restore, saved
 from .kernels import compiled_module
 from .spec import Encoder
+
+ILLEGAL_MODES = ("raise", "refuse")
+"""What an environment does with an illegal action: ``raise`` (the default) raises
+:class:`glade.IllegalAction` and changes nothing; ``refuse`` changes nothing either, but returns
+normally: the agent is still to act, every reward of the step is 0, ``env.refusal`` says why and
+``infos[agent]["illegal_action"]`` is True (False for everyone after a move is played; the key is
+in every info of an environment made with ``refuse``). The AEC and the parallel environments
+take the same policy (a parallel step with one illegal action among those acting together is
+refused as a whole)."""
 
 REWARDS = ("score_diff", "win_loss", "score", "shaped")
 """score_diff: own final score minus the best opponent's (solo: the score); win_loss: +1 sole
@@ -83,6 +94,14 @@ def own_score(game: Game, seat: int) -> int:
     if game.game_name == "harmonies":
         return int(game.breakdown(seat)["total"])  # type: ignore[attr-defined]
     return int(sum(game.counts(seat)))  # type: ignore[attr-defined]
+
+
+def check_illegal_action(illegal_action: Any) -> str:
+    if illegal_action not in ILLEGAL_MODES:
+        raise BadInput(
+            f"illegal_action must be one of {', '.join(ILLEGAL_MODES)}, not {illegal_action!r}"
+        )
+    return str(illegal_action)
 
 
 def check_max_cycles(max_cycles: Any) -> int | None:
@@ -161,8 +180,20 @@ class GladeAECEnv(_Core, AECEnv):
         render_mode: str | None = None,
         normalize: bool = False,
         max_cycles: int | None = None,
+        illegal_action: str = "raise",
     ) -> None:
         super().__init__()
+        # what a pickle or a copy rebuilds the environment from (glade.rl.copies)
+        self._arguments: dict[str, Any] = {
+            "encoder": encoder,
+            "reward": reward,
+            "render_mode": render_mode,
+            "normalize": normalize,
+            "max_cycles": max_cycles,
+            "illegal_action": illegal_action,
+        }
+        self.illegal_action = check_illegal_action(illegal_action)
+        self.refusal: str | None = None  # why the last refused action was refused
         self.render_mode = check_render_mode(render_mode)
         self.encoder = encoder
         self.reward_mode = check_reward(reward, encoder.players)
@@ -171,7 +202,9 @@ class GladeAECEnv(_Core, AECEnv):
         self._normaliser = Normaliser(encoder) if self.normalize else None
         # anything beyond the plain case runs in the Python methods below, not the compiled core
         # (which normalises views itself)
-        self._slow = self.max_cycles is not None or reward == "shaped"
+        self._slow = (
+            self.max_cycles is not None or reward == "shaped" or self.illegal_action == "refuse"
+        )
         self._moves = 0
         self.possible_agents = [f"player_{i}" for i in range(encoder.players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -209,6 +242,75 @@ class GladeAECEnv(_Core, AECEnv):
     def __str__(self) -> str:
         return str(self.metadata["name"])
 
+    # ------------------------------------------------------------------ pickles and copies
+    # what a game in progress changes besides the game (glade.rl.copies carries them over)
+    PLAYING = (
+        "agents",
+        "rewards",
+        "_cumulative_rewards",
+        "terminations",
+        "truncations",
+        "infos",
+        "agent_selection",
+        "_legal_seat",
+        "_legal",
+        "_moves",
+        "_given",
+        "_rng",
+        "_rng_seed",
+        "_sampler",
+        "refusal",
+    )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles (``pickle``, ``cloudpickle``) rebuild the environment from its constructor's
+        arguments, the attributes in ``PLAYING`` and the game's seed and moves: the copy
+        continues exactly as the original (``glade.rl.copies``)."""
+        state = playing(self, self.PLAYING)
+        state["game"] = saved(self.game)
+        return (restore, (type(self), dict(self._arguments), state))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GladeAECEnv:
+        out: GladeAECEnv = deep_copy(self, memo)
+        return out
+
+    def _restored(self, game: SavedGame | None) -> None:
+        """The saved game played again into this environment's encoder (a rebuilt copy)."""
+        self.game = None if game is None else game.replay(self.encoder)
+
+    def clone(self) -> GladeAECEnv:
+        """An independent copy that continues exactly as this environment does (the same
+        observations, masks and rewards for the same actions, later draws included)."""
+        return self.__deepcopy__({})
+
+    def _seat_of(self, agent: str) -> int:
+        seat = self._seat.get(agent)
+        if seat is None:
+            raise KeyError(
+                f"there is no agent {agent!r}; agents are {', '.join(self.possible_agents)}"
+            )
+        return seat
+
+    def legal_actions(self, agent: str) -> list[int]:
+        """``agent``'s legal action indices now, in ascending order (the entries its mask sets;
+        [] while it does not act or once the game is over)."""
+        game = self.game
+        if game is None:
+            raise RuntimeError("call reset() before legal_actions()")
+        seat = self._seat_of(agent)
+        if seat not in game.to_act:
+            return []
+        return sorted(game.legal_action_ids(seat))
+
+    def action_to_string(self, agent: str, action: Any) -> str:
+        """Action index ``action`` of ``agent`` as text: the agent and the move's JSON in the
+        public contract's form, e.g. ``player_0: {"type": "end_turn"}``."""
+        if self.game is None:
+            raise RuntimeError("call reset() before action_to_string()")
+        self._seat_of(agent)
+        move = self.game.action_table()[action_index(action, self._n_actions)]
+        return f"{agent}: {json.dumps(move.to_json(), sort_keys=True)}"
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
@@ -238,13 +340,29 @@ class GladeAECEnv(_Core, AECEnv):
         self.truncations = {a: False for a in self.agents}
         n = enc.players
         self.infos: dict[str, dict[str, Any]] = {
-            a: {"scores": np.zeros(n, dtype=np.int64), "winners": np.zeros(n, dtype=np.int8)}
+            a: self._info(np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int8))
             for a in self.agents
         }
+        self.refusal = None
         self._legal_seat = -1
         self._moves = 0
         self._given = [0.0] * n
         self.agent_selection = self.possible_agents[self.game.to_act[0]]
+
+    def _info(self, scores: np.ndarray, winners: np.ndarray) -> dict[str, Any]:
+        """An agent's info: the scores and winners, and whether its action was refused (only
+        with ``illegal_action="refuse"``)."""
+        if self.illegal_action == "refuse":
+            return {"scores": scores, "winners": winners, "illegal_action": False}
+        return {"scores": scores, "winners": winners}
+
+    def _refused(self, agent: str, why: str) -> None:
+        """``illegal_action="refuse"``: ``agent``'s illegal action changes nothing but this."""
+        self.refusal = why
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        for a, info in self.infos.items():
+            info["illegal_action"] = a == agent
 
     def _full_agent_iter(self, max_iter: Any) -> Any:
         """PettingZoo's own ``agent_iter`` (the compiled core's takes a whole number only)."""
@@ -286,7 +404,7 @@ class GladeAECEnv(_Core, AECEnv):
         game = self.game
         if game is None:
             raise RuntimeError("call reset() before observe()")
-        seat = self._seat.get(agent)
+        seat = self._seat.get(agent)  # (inline, not _seat_of: observe runs every Python step)
         if seat is None:
             raise KeyError(
                 f"there is no agent {agent!r}; agents are {', '.join(self.possible_agents)}"
@@ -326,16 +444,30 @@ class GladeAECEnv(_Core, AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise IllegalAction(f"{agent} must choose an action: the game is not over")
-        code = action_index(action, self._n_actions)
+        refuse = self.illegal_action == "refuse"
+        try:
+            if action is None:
+                raise IllegalAction(f"{agent} must choose an action: the game is not over")
+            code = action_index(action, self._n_actions)
+        except IllegalAction as exc:
+            if not refuse:
+                raise
+            self._refused(agent, str(exc))
+            return
         seat = self._seat[agent]
         if seat != self._legal_seat:
             self._legal = game.legal_action_ids(seat)
             self._legal_seat = seat
         following = self._play(self._kernel, game, seat, code, self._legal)
         if following == -2:
-            self._refuse(agent, seat, code)
+            if not refuse:
+                self._refuse(agent, seat, code)
+            self._refused(agent, self._why_not(agent, seat, code))
+            return
+        if refuse:
+            self.refusal = None
+            for info in self.infos.values():
+                info["illegal_action"] = False
         self._legal_seat = -1
         self._moves += 1
         shaped = self.reward_mode == "shaped"
@@ -355,13 +487,17 @@ class GladeAECEnv(_Core, AECEnv):
             for a in self.agents:
                 self.truncations[a] = True
 
-    def _refuse(self, agent: str, seat: int, code: int) -> None:
-        """Raise IllegalAction saying why ``code`` (in range, not played) is not legal now."""
+    def _why_not(self, agent: str, seat: int, code: int) -> str:
+        """Why ``code`` (in range, not played) is not legal for ``agent`` now, in a sentence."""
         game = self.game
         assert game is not None
         reason = game.why_illegal(seat, code) or "it is not legal now"
         move = game.action_table()[code].to_json()
-        raise IllegalAction(f"{agent} cannot play action {code} {move}: {reason}")
+        return f"{agent} cannot play action {code} {move}: {reason}"
+
+    def _refuse(self, agent: str, seat: int, code: int) -> None:
+        """Raise IllegalAction saying why ``code`` (in range, not played) is not legal now."""
+        raise IllegalAction(self._why_not(agent, seat, code))
 
     def _finish(self, agent: str) -> None:
         """``agent``'s move ended the game: every agent gets its reward and is terminated."""
@@ -378,7 +514,7 @@ class GladeAECEnv(_Core, AECEnv):
             a = self.possible_agents[i]
             self.rewards[a] = value - self._given[i] if shaped else value
             self.terminations[a] = True
-            self.infos[a] = {"scores": scores.copy(), "winners": winners.copy()}
+            self.infos[a] = self._info(scores.copy(), winners.copy())
         self._given = [float(v) for v in scores] if shaped else self._given
         self._accumulate_rewards()
 

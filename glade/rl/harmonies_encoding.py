@@ -131,6 +131,13 @@ class HarmoniesEncoder(Encoder):
         compiled: bool | None = None,
     ) -> None:
         opts = HarmoniesGame.parse_options({"players": players, "side": side, "spirits": spirits})
+        self.arguments = {
+            "players": players,
+            "side": side,
+            "spirits": spirits,
+            "live_scores": live_scores,
+            "compiled": compiled,
+        }
         self.options = opts
         self.live_scores = bool(live_scores)
         self.players = opts["players"]

@@ -15,7 +15,7 @@ from typing import Any
 from .aec import GladeAECEnv
 from .common import RENDER_MODES
 from .harmonies_encoding import HarmoniesEncoder
-from .parallel import GladeParallelEnv
+from .parallel import GladeParallelEnv, parallel_of
 
 
 class raw_env(GladeAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped environment
@@ -36,6 +36,7 @@ class raw_env(GladeAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped 
         render_mode: str | None = None,
         normalize: bool = False,
         max_cycles: int | None = None,
+        illegal_action: str = "raise",
     ) -> None:
         super().__init__(
             HarmoniesEncoder(players, side, spirits),
@@ -43,7 +44,18 @@ class raw_env(GladeAECEnv):  # noqa: N801 - PettingZoo's name for the unwrapped 
             render_mode=render_mode,
             normalize=normalize,
             max_cycles=max_cycles,
+            illegal_action=illegal_action,
         )
+        self._arguments = {
+            "players": players,
+            "side": side,
+            "spirits": spirits,
+            "reward": reward,
+            "render_mode": render_mode,
+            "normalize": normalize,
+            "max_cycles": max_cycles,
+            "illegal_action": illegal_action,
+        }
 
 
 def env(**kwargs: Any) -> raw_env:
@@ -54,7 +66,7 @@ def env(**kwargs: Any) -> raw_env:
 def parallel_env(**kwargs: Any) -> GladeParallelEnv:
     """The same game as a PettingZoo parallel environment (who acts in a step: see
     ``glade.rl.parallel``)."""
-    return GladeParallelEnv(raw_env(**kwargs))
+    return parallel_of(raw_env(**kwargs))
 
 
 __all__ = ["env", "parallel_env", "raw_env"]

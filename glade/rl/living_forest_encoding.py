@@ -143,6 +143,7 @@ class LivingForestEncoder(Encoder):
 
     def __init__(self, players: int = 2, compiled: bool | None = None) -> None:
         probe = LivingForestGame.new(0, {"players": players})  # validates the player count
+        self.arguments = {"players": players, "compiled": compiled}
         self.options = dict(probe.options)
         self.players = probe.num_players
         self.n_actions = len(probe.action_table())

@@ -50,7 +50,9 @@ from glade.core import BadInput, Game
 
 from .aec import check_reward, final_rewards, own_score
 from .common import Normaliser
+from .copies import SavedGame
 from .encoders import make_encoder
+from .explicit_chance import OUTCOMES, ExplicitDeal
 
 HARMONIES = "python_glade_harmonies"
 LIVING_FOREST = "python_glade_living_forest"
@@ -60,14 +62,22 @@ MAX_MOVES = {"harmonies": 400, "living-forest": 12_000}
 # trees + fires + sacred flowers, each far below 100), for the utilities of the score rewards
 SCORE_BOUND = {"harmonies": 500.0, "living-forest": 100.0}
 TERMINAL_REWARDS = ("win_loss", "score_diff", "score")
+CHANCE_MODES = ("sampled", "explicit")
+ENGINE_PARAMETERS = ("rng_seed", "normalize", "rewards", "chance_mode")
 
 
-def _game_type(short: str, long: str, params: dict[str, Any], min_p: int) -> pyspiel.GameType:
+def _game_type(
+    short: str,
+    long: str,
+    params: dict[str, Any],
+    min_p: int,
+    chance: Any = pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+) -> pyspiel.GameType:
     return pyspiel.GameType(
         short_name=short,
         long_name=long,
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=chance,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -91,6 +101,7 @@ HARMONIES_TYPE = _game_type(
         "normalize": False,
         "rewards": "win_loss",
         "rng_seed": -1,
+        "chance_mode": "sampled",
     },
     2,
 )
@@ -110,9 +121,16 @@ class GladeGame(pyspiel.Game):
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
         params = dict(params or {})
+        self._params = dict(params)
         defaults = dict(self.game_type.parameter_specification)
         merged = {**defaults, **params}
-        options = {k: v for k, v in merged.items() if k not in ("rng_seed", "normalize", "rewards")}
+        options = {k: v for k, v in merged.items() if k not in ENGINE_PARAMETERS}
+        self.chance_mode = str(merged.get("chance_mode", "sampled"))
+        if self.chance_mode not in CHANCE_MODES:
+            raise BadInput(
+                f"unknown chance_mode {self.chance_mode!r}; choose one of: {', '.join(CHANCE_MODES)}"
+            )
+        explicit = self.chance_mode == "explicit"
         self.normalize = bool(merged["normalize"])
         self.options = options
         self.encoder = make_encoder(self.game_name, **options)
@@ -126,30 +144,62 @@ class GladeGame(pyspiel.Game):
         bound = 1.0 if self.rewards == "win_loss" else SCORE_BOUND[self.game_name]
         info = pyspiel.GameInfo(
             num_distinct_actions=self.encoder.n_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=OUTCOMES if explicit else 0,
             num_players=players,
             min_utility=0.0 if self.rewards == "score" else -bound,
             max_utility=bound,
             utility_sum=None,
             max_game_length=MAX_MOVES[self.game_name] * players,
         )
-        super().__init__(self.game_type, info, params)
+        game_type = self.game_type
+        if explicit:
+            game_type = _game_type(
+                game_type.short_name,
+                game_type.long_name,
+                dict(game_type.parameter_specification),
+                game_type.min_num_players,
+                pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+            )
+        super().__init__(game_type, info, params)
         seed = int(merged["rng_seed"])
         self._rng = random.Random(None if seed < 0 else seed)
 
     def new_initial_state(self, glade_game: Game | None = None) -> GladeState:
-        """A new game, from a seed drawn from this game's generator (or ``glade_game``)."""
+        """A new game, from a seed drawn from this game's generator (or ``glade_game``); with
+        ``chance_mode="explicit"``, a game whose set-up draws come first as chance nodes."""
+        if self.chance_mode == "explicit":
+            return GladeState(self, None, ExplicitDeal(self.encoder.options))
         if glade_game is None:
             glade_game = new_game(
                 self.encoder.game_name, seed=self._rng.getrandbits(63), **self.encoder.options
             )
         return GladeState(self, glade_game)
 
+    def max_chance_nodes_in_history(self) -> int:
+        """A bound on the chance nodes of a history (explicit mode: the set-up's 20 draws, 2 spirits
+        a seat, then at most 3 tokens and 5 cards a move)."""
+        if self.chance_mode != "explicit":
+            return 0
+        players = self.encoder.players
+        return 20 + 2 * players + 8 * MAX_MOVES[self.game_name] * players
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A pickle or deep copy of the game: its parameters and its generator's state (the
+        seeds of the next ``new_initial_state()`` calls), not OpenSpiel's own serialization,
+        which asks a sampled-stochastic game for a C++ generator state a Python game lacks."""
+        return (_game_of, (type(self), self._params, self._rng.getstate()))
+
     def make_py_observer(
         self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
     ) -> GladeObserver:
         perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
         return GladeObserver(self, perfect_recall)
+
+
+def _game_of(cls: type[GladeGame], params: dict[str, Any], rng_state: Any) -> GladeGame:
+    game = cls(params)
+    game._rng.setstate(rng_state)
+    return game
 
 
 class HarmoniesOpenSpiel(GladeGame):
@@ -166,6 +216,8 @@ class _Holder:
     """Holds a glade game; OpenSpiel clones a Python state by deep-copying its attributes, and
     this makes that copy the engine's own fast ``Game.copy()``."""
 
+    deal: ExplicitDeal | None = None  # explicit chance mode: the game and its draws to decide
+
     def __init__(self, game: Game, seen: dict[int, tuple[int, str]] | None = None) -> None:
         self.game = game
         # per player: how many log entries are folded into its digest, and the digest
@@ -173,6 +225,13 @@ class _Holder:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> _Holder:
         return _Holder(self.game.copy(), self._seen)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """What ``state.serialize()`` (OpenSpiel pickles a Python state's attributes) and a
+        pickle of a state keep: the game's seed, options and moves, from which every hidden
+        order and later draw follows, and the digests made so far; the game is replayed when it
+        is read back, so the state round-trips exactly with either build of the engines."""
+        return (_holder_of, (SavedGame.of(self.game), self._seen))
 
     def seen(self, player: int) -> tuple[int, str]:
         """The number of moves so far and a digest of them, each move with the chance outcome it
@@ -191,18 +250,54 @@ class _Holder:
         return count, digest
 
 
+def _holder_of(saved: SavedGame, seen: dict[int, tuple[int, str]]) -> _Holder:
+    return _Holder(saved.replay(), seen)
+
+
+class _DealHolder(_Holder):
+    """The holder of a game in explicit chance mode: its state is its history of moves and
+    chance outcomes (``ExplicitDeal``), which is what a pickle or ``serialize()`` keeps."""
+
+    def __init__(self, deal: ExplicitDeal, seen: dict[int, tuple[int, str]] | None = None) -> None:
+        super().__init__(deal.game, seen)
+        self.deal = deal
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> _DealHolder:
+        assert self.deal is not None
+        return _DealHolder(self.deal.copy(), self._seen)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        assert self.deal is not None
+        return (_deal_holder_of, (self.deal.options, list(self.deal.history), self._seen))
+
+
+def _deal_holder_of(
+    options: dict[str, Any], history: list[int], seen: dict[int, tuple[int, str]]
+) -> _DealHolder:
+    return _DealHolder(ExplicitDeal.of(options, history), seen)
+
+
 class GladeState(pyspiel.State):
     """An OpenSpiel state holding one glade game."""
 
-    def __init__(self, game: GladeGame, glade_game: Game) -> None:
+    def __init__(
+        self, game: GladeGame, glade_game: Game | None, deal: ExplicitDeal | None = None
+    ) -> None:
         super().__init__(game)
-        self._holder = _Holder(glade_game)
+        if deal is not None:
+            self._holder: _Holder = _DealHolder(deal)
+        else:
+            assert glade_game is not None
+            self._holder = _Holder(glade_game)
 
     @property
     def glade_game(self) -> Game:
         return self._holder.game
 
     def current_player(self) -> int:
+        deal = self._holder.deal
+        if deal is not None and deal.is_chance():
+            return int(pyspiel.PlayerId.CHANCE)
         to_act = self.glade_game.to_act
         return int(to_act[0]) if to_act else int(pyspiel.PlayerId.TERMINAL)
 
@@ -212,10 +307,26 @@ class GladeState(pyspiel.State):
         return sorted(self.glade_game.legal_action_ids(player))
 
     def _apply_action(self, action: int) -> None:
-        seat = self.glade_game.to_act[0]
-        self.glade_game.apply_action_id(seat, int(action), checked=True)
+        deal = self._holder.deal
+        seat = self.glade_game.to_act[0] if self.glade_game.to_act else -1
+        if deal is None:
+            self.glade_game.apply_action_id(seat, int(action), checked=True)
+        elif deal.is_chance():
+            deal.decide(int(action))
+        else:
+            deal.play(seat, int(action))
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """Explicit chance mode: the next draw's outcomes and probabilities (they sum to 1)."""
+        deal = self._holder.deal
+        if deal is None or not deal.is_chance():
+            return []
+        return deal.outcomes()
 
     def _action_to_string(self, player: int, action: int) -> str:
+        deal = self._holder.deal
+        if player == int(pyspiel.PlayerId.CHANCE) and deal is not None:
+            return deal.describe(int(action))
         move = self.glade_game.action_table()[action].to_json()
         return f"{player}: {move}"
 
@@ -236,22 +347,63 @@ class GladeState(pyspiel.State):
     def __str__(self) -> str:
         return str(self.get_game().encoder.render(self.glade_game, None))
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """A pickle or deep copy of the state: its game and ``serialize()`` (the seed, options
+        and moves of the glade game, so it round-trips exactly, draws to come included)."""
+        return (_state_of, (self.get_game(), self.serialize()))
+
+
+def _state_of(game: GladeGame, data: str) -> GladeState:
+    state: GladeState = game.deserialize_state(data)
+    return state
+
+
+DIGEST_BITS = 128  # the information-state digest (BLAKE2, 16 bytes) as bits
+
 
 class GladeObserver:
-    """OpenSpiel's observer interface over a glade encoder (``tensor``, ``dict``, strings)."""
+    """OpenSpiel's observer interface over a glade encoder (``tensor``, ``dict``, strings).
+
+    The observation tensor is the seat's observation vector. The perfect-recall one (OpenSpiel's
+    information-state tensor) adds the history: ``history``, one row per move of the game so far
+    (``max_game_length`` rows, zeros after the last move): the seat that moved, ``(seat + 1) /
+    players``, and its action, ``(action + 1) / num_distinct_actions``: every move, all public;
+    and ``digest``, the 128 bits of the information-state string's digest, which folds in every
+    chance outcome as this seat saw it (its own draws included), so that two histories the seat
+    can tell apart never give the same tensor."""
 
     def __init__(self, game: GladeGame, perfect_recall: bool) -> None:
         self.encoder = make_encoder(game.game_name, **game.options)
         self.perfect_recall = perfect_recall
         self._normaliser = Normaliser(self.encoder) if game.normalize else None
-        self.tensor = np.zeros(self.encoder.size, dtype=np.float32)
-        self.dict = {"observation": self.tensor}
+        size = self.encoder.size
+        self.rows = game.max_game_length() if perfect_recall else 0
+        self.tensor = np.zeros(size + 2 * self.rows + DIGEST_BITS * perfect_recall, np.float32)
+        self.dict = {"observation": self.tensor[:size]}
+        if perfect_recall:
+            self.dict["history"] = self.tensor[size : size + 2 * self.rows].reshape(self.rows, 2)
+            self.dict["digest"] = self.tensor[size + 2 * self.rows :]
+        self._players = float(self.encoder.players)
+        self._actions = float(self.encoder.n_actions)
 
     def set_from(self, state: GladeState, player: int) -> None:
+        observation = self.dict["observation"]
         self.encoder.reset(state.glade_game)
-        self.encoder.observe(player, out=self.tensor)
+        self.encoder.observe(player, out=observation)
         if self._normaliser is not None:
-            self.tensor[:] = self._normaliser(self.tensor)
+            observation[:] = self._normaliser(observation)
+        if not self.perfect_recall:
+            return
+        history = self.dict["history"]
+        history.fill(0.0)
+        log = state.glade_game.log[: self.rows]
+        if log:
+            moves = np.array([(seat, code) for seat, code, _ in log], dtype=np.float32)
+            history[: len(log), 0] = (moves[:, 0] + 1.0) / self._players
+            history[: len(log), 1] = (moves[:, 1] + 1.0) / self._actions
+        _, digest = state._holder.seen(player)
+        bits = np.unpackbits(np.frombuffer(bytes.fromhex(digest or "00" * 16), dtype=np.uint8))
+        self.dict["digest"][:] = bits
 
     def string_from(self, state: GladeState, player: int) -> str:
         game = state.glade_game

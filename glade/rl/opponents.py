@@ -36,9 +36,11 @@ from gymnasium import spaces
 from glade import IllegalAction, new_game
 from glade.bots import make_bot
 from glade.core import BadInput, Game
+from glade.core.chance import stream
 
 from .aec import action_index, check_reward, check_seed, final_rewards, own_score
 from .common import RENDER_MODES, Normaliser, check_flag, check_render_mode, observation_box, render
+from .copies import SavedGame, deep_copy, playing, restore, saved
 from .encoders import make_encoder
 
 OpponentPolicy = Callable[[np.ndarray, np.ndarray], int]
@@ -85,6 +87,19 @@ class OpponentsEnv(gymnasium.Env[np.ndarray, Any]):
         seed: int | None = None,
         **options: Any,
     ) -> None:
+        # what a pickle or a copy rebuilds the environment from (glade.rl.copies)
+        self._arguments: dict[str, Any] = {
+            "game": game,
+            "players": players,
+            "opponents": opponents,
+            "seat": seat,
+            "reward": reward,
+            "normalize": normalize,
+            "illegal_action": illegal_action,
+            "render_mode": render_mode,
+            "seed": seed,
+            **options,
+        }
         self.render_mode = check_render_mode(render_mode)
         if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 4:
             raise BadInput(f"an opponents game has 2 to 4 players, not {players!r}")
@@ -103,7 +118,7 @@ class OpponentsEnv(gymnasium.Env[np.ndarray, Any]):
         self._normaliser = Normaliser(self.encoder) if self.normalize else None
         self.observation_space = observation_box(self.encoder, self.normalize)
         self.action_space = spaces.Discrete(self.encoder.n_actions)
-        self._bot_seed = seed
+        self._first_seed = None if seed is None else check_seed(seed)
         self.set_opponents(opponents)
         self.game: Game | None = None
         self._mask = np.zeros(self.encoder.n_actions, dtype=np.int8)
@@ -126,16 +141,25 @@ class OpponentsEnv(gymnasium.Env[np.ndarray, Any]):
             raise BadInput(
                 f"give one opponent or one per other seat ({len(others)}), not {len(found)}"
             )
+        for spec in found:
+            if not isinstance(spec, str) and not callable(spec):
+                raise BadInput(f"an opponent is a bot name or a policy, not {spec!r}")
+        self._specs: dict[int, str | OpponentPolicy] = dict(zip(others, found, strict=True))
+        game = getattr(self, "game", None)
+        self._seat_bots(None if game is None else game.seed)
+
+    def _seat_bots(self, game_seed: int | None) -> None:
+        """A new bot for every seat an opponent named by a bot name plays, seeded from the
+        game's seed (each seat its own stream) so that the game's seed alone replays an episode;
+        policies stay as they are."""
         game_name = self.encoder.game_name
         self._opponents: dict[int, Any] = {}
-        for s, spec in zip(others, found, strict=True):
+        for s, spec in self._specs.items():
             if isinstance(spec, str):
-                bot_seed = None if self._bot_seed is None else self._bot_seed + s
+                bot_seed = None if game_seed is None else bot_seed_of(game_seed, s)
                 self._opponents[s] = make_bot(spec, game_name, seed=bot_seed)
-            elif callable(spec):
-                self._opponents[s] = spec
             else:
-                raise BadInput(f"an opponent is a bot name or a policy, not {spec!r}")
+                self._opponents[s] = spec
 
     def _opponent_moves(self) -> None:
         """Opponents play until the learner is to act or the game is over."""
@@ -207,11 +231,15 @@ class OpponentsEnv(gymnasium.Env[np.ndarray, Any]):
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game; ``seed`` becomes the game's seed (``glade.new_game`` replays it)."""
+        if seed is None and self._first_seed is not None:  # the constructor's seed, once
+            seed = self._first_seed
+        self._first_seed = None
         game_seed = check_seed(seed) if seed is not None else None
         super().reset(seed=game_seed)
         if game_seed is None:
             game_seed = int(self.np_random.integers(2**63))
         self._sampler = random.Random(game_seed)  # sample_legal's (numpy's costs 3 us a draw)
+        self._seat_bots(game_seed)
         enc = self.encoder
         self.game = new_game(enc.game_name, seed=game_seed, **enc.options)
         enc.reset(self.game)
@@ -262,5 +290,46 @@ class OpponentsEnv(gymnasium.Env[np.ndarray, Any]):
     def render(self) -> Any:
         return render(self.render_mode, self.encoder, self.game, self.seat)
 
+    # ------------------------------------------------------------------ pickles and copies
+    # what a game in progress changes besides the game (glade.rl.copies carries them over); the
+    # bots go as they are (their generators with them), policies too (cloudpickle can pickle a
+    # function that plain pickle cannot)
+    PLAYING = (
+        "_given",
+        "_final",
+        "refusal",
+        "_sampler",
+        "_mask",
+        "_legal",
+        "_np_random",
+        "_np_random_seed",
+        "_first_seed",
+        "_specs",
+        "_opponents",
+    )
 
-__all__ = ["OpponentsEnv", "frozen"]
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles and copies rebuild the environment from its constructor's arguments, the
+        attributes in ``PLAYING`` and the game's seed and moves (``glade.rl.copies``)."""
+        state = playing(self, self.PLAYING)
+        state["game"] = saved(self.game)
+        return (restore, (type(self), dict(self._arguments), state))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> OpponentsEnv:
+        out: OpponentsEnv = deep_copy(self, memo)
+        return out
+
+    def _restored(self, game: SavedGame | None) -> None:
+        self.game = None if game is None else game.replay(self.encoder)
+
+    def clone(self) -> OpponentsEnv:
+        """An independent copy that continues exactly as this environment does."""
+        return self.__deepcopy__({})
+
+
+def bot_seed_of(game_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` for the game of ``game_seed``: its own named stream."""
+    return stream(game_seed, f"bot/{seat}").getrandbits(63)
+
+
+__all__ = ["OpponentsEnv", "bot_seed_of", "frozen"]

@@ -31,6 +31,7 @@ from glade import IllegalAction
 
 from . import kernels
 from .aec import GladeAECEnv, action_index
+from .copies import deep_copy
 
 
 class _PythonCore:
@@ -211,6 +212,85 @@ class GladeParallelEnv(_Core, turn_based_aec_to_parallel_wrapper):
         env: GladeAECEnv = self.aec_env
         return env.state()
 
+    # ------------------------------------------------------------------ pickles and copies
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles and copies rebuild the AEC environment (``GladeAECEnv.__reduce__``) and this
+        view of it; the copy continues exactly as the original (``glade.rl.copies``)."""
+        return (_rebuild_parallel, (type(self), self.aec_env, self.agents))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> GladeParallelEnv:
+        out: GladeParallelEnv = deep_copy(self, memo)
+        return out
+
+    def clone(self) -> GladeParallelEnv:
+        """An independent copy that continues exactly as this environment does."""
+        return self.__deepcopy__({})
+
+    def legal_actions(self, agent: str) -> list[int]:
+        """``agent``'s legal action indices now, ascending ([] when it does not act in the next
+        step): the entries its mask sets."""
+        env: GladeAECEnv = self.aec_env
+        if env.game is None:
+            raise RuntimeError("call reset() before legal_actions()")
+        env._seat_of(agent)
+        if agent not in self._acting:
+            return []
+        return sorted(self._legal_of.get(agent, []))
+
+    def action_to_string(self, agent: str, action: Any) -> str:
+        """Action index ``action`` of ``agent`` as text (``GladeAECEnv.action_to_string``)."""
+        env: GladeAECEnv = self.aec_env
+        return env.action_to_string(agent, action)
+
+
+def _rebuild_parallel(
+    cls: type[GladeParallelEnv], aec_env: GladeAECEnv, agents: list[str]
+) -> GladeParallelEnv:
+    """A parallel environment over a rebuilt AEC environment, its views made again."""
+    env = cls(aec_env)
+    env.agents = agents
+    if aec_env.game is not None and agents:
+        env._observe_all()
+    return env
+
+
+class RefusingParallelEnv(GladeParallelEnv):
+    """The parallel environment of an AEC environment made with ``illegal_action="refuse"``
+    (``glade.rl.aec.ILLEGAL_MODES``): a step in which an acting agent's action is missing, not
+    an index or not legal is refused as a whole. Nothing is played, every reward is 0, the
+    observations are the same as before (fresh arrays), ``refusal`` says why and each agent's
+    ``infos[agent]["illegal_action"]`` says whether its own action was refused."""
+
+    def step(self, actions: dict[str, Any]) -> tuple[Any, ...]:
+        env: GladeAECEnv = self.aec_env
+        if not self.agents:
+            return {}, {}, {}, {}, {}
+        refused: dict[str, str] = {}
+        for agent in self._acting:
+            try:
+                self._checked_action(agent, actions)
+            except IllegalAction as exc:
+                refused[agent] = str(exc)
+        if not refused:
+            out: tuple[Any, ...] = super().step(actions)
+            return out
+        env.refusal = "; ".join(refused.values())
+        observations = self._observe_all()
+        active = env.agent_selection
+        infos = {}
+        for agent, info in env.infos.items():
+            infos[agent] = {**info, "illegal_action": agent in refused, "active_agent": active}
+        return (
+            observations,
+            {a: 0.0 for a in env.agents},
+            dict(env.terminations),
+            dict(env.truncations),
+            infos,
+        )
+
 
 def parallel_of(aec_env: GladeAECEnv) -> GladeParallelEnv:
+    """The parallel environment of ``aec_env`` (refusing illegal steps when it refuses)."""
+    if aec_env.illegal_action == "refuse":
+        return RefusingParallelEnv(aec_env)
     return GladeParallelEnv(aec_env)

@@ -30,6 +30,7 @@ from glade.harmonies.game import HarmoniesGame
 from . import kernels
 from .aec import action_index, check_seed
 from .common import RENDER_MODES, Normaliser, check_flag, check_render_mode, observation_box, render
+from .copies import SavedGame, deep_copy, playing, restore, saved
 from .harmonies_encoding import HarmoniesEncoder
 from .kernels import step_functions
 
@@ -73,6 +74,14 @@ class HarmoniesSoloEnv(_Core, gymnasium.Env[np.ndarray, Any]):
         illegal_action: str = "refuse",
         normalize: bool = False,
     ) -> None:
+        # what a pickle or a copy rebuilds the environment from (glade.rl.copies)
+        self._arguments: dict[str, Any] = {
+            "side": side,
+            "spirits": spirits,
+            "render_mode": render_mode,
+            "illegal_action": illegal_action,
+            "normalize": normalize,
+        }
         self.render_mode = check_render_mode(render_mode)
         if illegal_action not in ILLEGAL_MODES:
             raise BadInput(
@@ -99,6 +108,31 @@ class HarmoniesSoloEnv(_Core, gymnasium.Env[np.ndarray, Any]):
         self._kernel, self._seat_view, self._play = step_functions(self.encoder)
         self._fast = self._kernel is not self.encoder  # the compiled step() may run
         self._n_actions = self.encoder.n_actions
+
+    # ------------------------------------------------------------------ pickles and copies
+    # what a game in progress changes besides the game (glade.rl.copies carries them over)
+    PLAYING = ("_score", "_mask", "_legal", "refusal", "_sampler", "_np_random", "_np_random_seed")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles and copies rebuild the environment from its constructor's arguments, the
+        attributes in ``PLAYING`` and the game's seed and moves (``glade.rl.copies``)."""
+        state = playing(self, self.PLAYING)
+        state["game"] = saved(self.game)
+        return (restore, (type(self), dict(self._arguments), state))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> HarmoniesSoloEnv:
+        out: HarmoniesSoloEnv = deep_copy(self, memo)
+        return out
+
+    def _restored(self, game: SavedGame | None) -> None:
+        if game is not None:
+            replayed = game.replay(self.encoder)
+            assert isinstance(replayed, HarmoniesGame)
+            self.game = replayed
+
+    def clone(self) -> HarmoniesSoloEnv:
+        """An independent copy that continues exactly as this environment does."""
+        return self.__deepcopy__({})
 
     def _view(self) -> np.ndarray:
         """The observation now (normalised when asked); lists the legal moves and their mask."""

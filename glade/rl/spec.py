@@ -72,6 +72,12 @@ class Encoder(ABC):
     segments: list[Segment]
     high: np.ndarray  # upper bound of every observation entry
     low: np.ndarray  # lower bound of every observation entry
+    arguments: dict[str, Any]  # what the constructor was given (a pickle rebuilds from them)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """An encoder pickles and copies as its configuration, bound to no game (the compiled
+        kernel it may hold cannot be pickled; an environment binds the new encoder again)."""
+        return (rebuild_encoder, (type(self), dict(self.arguments)))
 
     def lay_out(self, seat: Layout, label: str, shared: Callable[[int], Layout]) -> Layout:
         """Segments of one ``seat`` block per seat (the observer's own first, named
@@ -133,6 +139,11 @@ class Encoder(ABC):
             if seg.name == name:
                 return seg
         raise KeyError(name)
+
+
+def rebuild_encoder(cls: type[Encoder], arguments: dict[str, Any]) -> Encoder:
+    """A new encoder of the same configuration (an unpickled or copied one)."""
+    return cls(**arguments)
 
 
 def action_table_markdown(ranges: list[ActionRange]) -> str:

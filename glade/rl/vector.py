@@ -24,6 +24,7 @@ from glade.core import BadInput, Game
 
 from . import kernels
 from .aec import check_reward, final_rewards
+from .copies import SavedGame, deep_copy, playing, restore
 from .encoders import make_encoder
 from .kernels import compiled_module, use_compiled
 from .spec import Encoder
@@ -40,6 +41,14 @@ class VectorGames:
         reward: str = "score_diff",
         **options: Any,
     ) -> None:
+        # what a pickle or a copy rebuilds the runner from (glade.rl.copies)
+        self._arguments: dict[str, Any] = {
+            "game": game,
+            "num_games": num_games,
+            "seed": seed,
+            "reward": reward,
+            **options,
+        }
         if isinstance(num_games, bool) or not isinstance(num_games, int) or num_games < 1:
             raise BadInput("num_games must be a whole number of at least 1")
         # compiled=True/False picks the compiled kernels or the pure-Python code (default: the
@@ -166,3 +175,22 @@ class VectorGames:
             self._fill(i)
         self._build_masks()
         return self._obs, self._masks.copy(), self._seats.copy(), rewards, dones
+
+    # ------------------------------------------------------------------ pickles and copies
+    # what stepping changes besides the games (glade.rl.copies carries them over)
+    PLAYING = ("seeds", "_next_seed", "_obs", "_masks", "_seats", "finished", "legal")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickles and copies rebuild the runner from its constructor's arguments, the
+        attributes in ``PLAYING`` and each game's seed and moves: the copy steps exactly as the
+        original (``glade.rl.copies``)."""
+        state = playing(self, self.PLAYING)
+        state["game"] = [SavedGame.of(game) for game in self.games]
+        return (restore, (type(self), dict(self._arguments), state))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> VectorGames:
+        out: VectorGames = deep_copy(self, memo)
+        return out
+
+    def _restored(self, games: list[SavedGame]) -> None:
+        self.games = [saved.replay(enc) for saved, enc in zip(games, self.encoders, strict=False)]

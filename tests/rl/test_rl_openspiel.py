@@ -50,9 +50,8 @@ def test_the_tensors_are_the_rl_observation_and_actions_the_integer_table() -> N
     assert np.array_equal(
         np.array(state.observation_tensor(seat), dtype=np.float32), enc.observe(seat)
     )
-    assert np.array_equal(
-        np.array(state.information_state_tensor(1 - seat), dtype=np.float32), enc.observe(1 - seat)
-    )
+    info = np.array(state.information_state_tensor(1 - seat), dtype=np.float32)
+    assert np.array_equal(info[: enc.size], enc.observe(1 - seat))  # then the history (below)
     assert game.num_distinct_actions() == enc.n_actions
     # replaying the log on a fresh engine game gives the same state: the actions are the table's
     replay = glade.new_game("harmonies", seed=g.seed, players=2)
@@ -140,3 +139,45 @@ def test_the_rewards_parameter_gives_score_utilities() -> None:
     )
     with pytest.raises(BadInput, match="unknown rewards"):
         pyspiel.load_game(gs.HARMONIES, {"rewards": "shaped"})
+
+
+@pytest.mark.parametrize(
+    "name,players", [(gs.HARMONIES, 2), (gs.HARMONIES, 3), (gs.LIVING_FOREST, 2)]
+)
+def test_the_information_state_tensor_has_perfect_recall(name: str, players: int) -> None:
+    """The information-state tensor is the observation, then one row per move so far (seat,
+    action), then the 128 bits of the information-state digest: the same for states the seat
+    cannot tell apart (a resampled state), different once anything it saw differs."""
+    game = pyspiel.load_game(
+        name,
+        {"players": players, "rng_seed": 6, "spirits": players == 3}
+        if name == gs.HARMONIES
+        else {"players": players, "rng_seed": 6},
+    )
+    size = game.observation_tensor_size()
+    rows = game.max_game_length()
+    assert game.information_state_tensor_shape() == [size + 2 * rows + gs.DIGEST_BITS]
+    state = game.new_initial_state()
+    rng = np.random.default_rng(1)
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    seen: dict[bytes, str] = {}
+    for step in range(40):
+        seat = state.current_player()
+        info = np.array(state.information_state_tensor(seat), dtype=np.float32)
+        assert np.array_equal(info[:size], np.array(state.observation_tensor(seat)))
+        history = info[size : size + 2 * rows].reshape(rows, 2)
+        log = state.glade_game.log
+        assert len(log) == step and not history[step:].any()
+        for t, (who, code, _) in enumerate(log):
+            assert history[t, 0] == np.float32((who + 1) / players)
+            assert history[t, 1] == np.float32((code + 1) / game.num_distinct_actions())
+        digest = state.information_state_string(seat).split(" history ")[-1] or "00" * 16
+        bits = np.unpackbits(np.frombuffer(bytes.fromhex(digest), dtype=np.uint8))
+        assert np.array_equal(info[-gs.DIGEST_BITS :], bits.astype(np.float32))
+        key = info.tobytes()
+        assert seen.setdefault(key, state.information_state_string(seat)) == (
+            state.information_state_string(seat)
+        ), "one tensor, one information state"
+        other = state.resample_from_infostate(seat, sampler)
+        assert other.information_state_tensor(seat) == state.information_state_tensor(seat)
+        state.apply_action(int(rng.choice(state.legal_actions())))
