@@ -13,8 +13,10 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-# the install also compiles the RL kernels (setup.py, glade/rl/_kernels.pyx) in place
-$(STAMP): pyproject.toml setup.py glade/rl/_kernels.pyx | $(VENV)/bin/python
+# the install also compiles the RL kernels (setup.py, glade/rl/_kernels.pyx) and the engines'
+# modules (MODULES of glade/core/compiled.py, by mypyc) in place: an edited one is compiled again
+ENGINE_SOURCES := $(shell $(PYTHON) -c "import runpy; m = runpy.run_path('glade/core/compiled.py'); print(*(n.replace('.', '/') + '.py' for n in m['MODULES']))")
+$(STAMP): pyproject.toml setup.py glade/rl/_kernels.pyx glade/core/compiled.py $(ENGINE_SOURCES) | $(VENV)/bin/python
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 

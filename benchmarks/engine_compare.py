@@ -6,9 +6,10 @@ Each measurement runs in a fresh process pinned to one core (``taskset -c 0``) w
 first on ``PYTHONPATH``; the two checkouts alternate (old, new, old, new, ...) so that a change of
 the machine's load falls on both. Measured: random 2-player games per second of both games and
 the cost of ``copy()`` (``glade.core.bench``), and the search bot's iterations per second on a
-fixed mid-game position of each game. With ``--callgrind`` each measurement is instead counted in
-instructions under valgrind (immune to the load): the difference between two sizes of the same
-run, per game or per iteration. Prints one JSON line per measurement and medians at the end.
+fixed mid-game position of each game (Living Forest: a choice of an action, where the flat search
+plays every candidate out; a draw decision is not searched). With ``--callgrind`` each
+measurement is instead counted in instructions under valgrind (immune to the load): the
+difference between two sizes of the same run, per game or per iteration. Prints one JSON line per measurement and medians at the end.
 """
 
 from __future__ import annotations
@@ -42,9 +43,19 @@ from glade.bots.mcts import MCTSBot
 name, iterations = sys.argv[1], int(sys.argv[2])
 state = glade.new_game(name, seed=5, players=2)
 rng = random.Random(5)
-for _ in range(30 if name == "harmonies" else 200):
+n = 0
+while True:  # Harmonies: after 30 random moves; Living Forest: the first choice of an action
+    # after 150 random moves with at least 4 moves to choose from (the search plays them out)
     seat = state.to_act[0]
-    state.apply_action_id(seat, rng.choice(state.legal_action_ids(seat)))
+    ids = state.legal_action_ids(seat)
+    if name == "harmonies" and n == 30:
+        break
+    if name != "harmonies" and n >= 150 and len(ids) >= 4:
+        view = state.view(None)
+        if view["phase"] == "actions" and view["in_progress"] is None:
+            break
+    state.apply_action_id(seat, rng.choice(ids))
+    n += 1
 bot = MCTSBot(seed=1)
 start = time.perf_counter()
 ranked = bot.search(state, state.to_act[0], Budget(iterations=iterations))

@@ -65,6 +65,12 @@ class Adapter(ABC):
     # value beats it by this much (None: the most visited move wins)
     anchor_margin: ClassVar[float | None] = None
 
+    def __init__(self) -> None:
+        # compiled, the class is not refused by ABC alone (mypyc makes no abstract-instance
+        # check for a class plain-source code may subclass)
+        if type(self) is Adapter:
+            raise TypeError("Adapter is abstract: make a game's adapter (a subclass) instead")
+
     @abstractmethod
     def moves(self, state: Game, seat: int, root: bool) -> list[Move]:
         """Candidate moves of ``seat`` now, most promising first (each a list of action ids)."""

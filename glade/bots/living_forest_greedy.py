@@ -17,7 +17,7 @@ import random
 
 from glade.bots import Budget
 from glade.core import Action, BadInput, Game
-from glade.living_forest.data import CARDS, VARAN
+from glade.living_forest.data import CARDS, FLOWER, VARAN, WATER
 from glade.living_forest.game import (
     A_DONE,
     A_DRAW,
@@ -29,6 +29,7 @@ from glade.living_forest.game import (
     S_CHOOSE,
     LivingForestGame,
 )
+from glade.living_forest.snapshot import ForestSnapshot
 
 CARD_WEIGHTS = (0.5, 0.6, 0.6, 0.35, 1.2)  # sun, water, plant, spiral, flower on a card
 FOREST_WEIGHTS = (0.9, 1.1, 1.0, 0.6, 0.0)  # permanent elements of the forest (flowers: progress)
@@ -45,33 +46,35 @@ def card_value(card: int) -> float:
 CARD_VALUES = [card_value(c) for c in range(len(CARDS.names))]
 
 
-def progress(g: LivingForestGame, seat: int) -> tuple[int, int, int]:
+def progress(snap: ForestSnapshot, seat: int) -> tuple[int, int, int]:
     """Permanent progress: trees, fires, and flowers without the help line (it goes away)."""
-    trees, fires, flowers = g.counts(seat)
-    return trees, fires, flowers - g.help_elements[seat][4]
+    spirit = snap.spirits[seat]
+    trees, fires, flowers = spirit.progress
+    return trees, fires, flowers - spirit.help_elements[FLOWER]
 
 
-def evaluate(g: LivingForestGame, seat: int, round_no: int) -> float:
-    """Hand-written value of a position for ``seat`` (higher is better)."""
-    if g.phase == OVER:
-        return 1000.0 if seat in g.winners else -1000.0
-    p = progress(g, seat)
+def evaluate(snap: ForestSnapshot, seat: int, round_no: int) -> float:
+    """Hand-written value of a position (its snapshot) for ``seat`` (higher is better)."""
+    if snap.phase == OVER:
+        return 1000.0 if seat in snap.winners else -1000.0
+    p = progress(snap, seat)
     score = sum(p) + max(p) ** 2 / 8.0
-    best_other = max(max(progress(g, o)) for o in range(g.num_players) if o != seat)
+    best_other = max(max(progress(snap, o)) for o in range(snap.players) if o != seat)
     score -= 0.5 * best_other**2 / 8.0
-    fel = g.forest_elements[seat]
-    score += sum(w * v for w, v in zip(FOREST_WEIGHTS, fel, strict=True))
-    cards = g.draw_stacks[seat] + g.help_lines[seat] + g.discards[seat]
+    spirit = snap.spirits[seat]
+    score += sum(w * v for w, v in zip(FOREST_WEIGHTS, spirit.forest_elements, strict=True))
+    cards = spirit.draw_stack + spirit.help_line + spirit.discard
     score += sum(CARD_VALUES[c] for c in cards) / 3.0
-    score += 0.7 * min(g.fragments[seat], 4)
+    score += 0.7 * min(spirit.fragments, 4)
     # Onibi's attack at the end of this round
+    centre = snap.centre_fires
     if (
-        g.round == round_no
-        and g.phase == ACTIONS
-        and g.centre_fires
-        and g.element(seat, 1) < sum(g.centre_fires)
+        snap.round == round_no
+        and snap.phase == ACTIONS
+        and centre
+        and spirit.elements[WATER] < sum(centre)
     ):
-        score -= 1.4 * len(g.centre_fires)
+        score -= 1.4 * len(centre)
     return score
 
 
@@ -99,13 +102,14 @@ class LivingForestGreedy:
 
     # ----------------------------------------------------------------- draw phase
     def _draw_choice(self, g: LivingForestGame, seat: int, ids: list[int]) -> int:
-        help_line = g.help_lines[seat]
-        net = g.solitary[seat]
+        spirit = g.spirit_snapshot(seat)
+        help_line = spirit.help_line
+        net = spirit.solitary
         if A_USE in ids and help_line:
             last = help_line[-1]
             if last == VARAN:
                 return A_USE
-            if net >= 3 and CARD_VALUES[last] < 2.5 and g.fragments[seat] >= 1:
+            if net >= 3 and CARD_VALUES[last] < 2.5 and spirit.fragments >= 1:
                 return A_USE  # send away a weak third solitary card and keep drawing
         if A_DRAW not in ids:
             return A_STOP
@@ -113,10 +117,10 @@ class LivingForestGreedy:
             return A_DRAW
         if net <= 1:
             return A_DRAW
-        pile = g.draw_stacks[seat] or g.discards[seat]  # the multiset only, never its order
+        pile = spirit.draw_stack or spirit.discard  # the multiset only, never its order
         solitary = sum(1 for c in pile if CARDS.coin[c] > 0)
         risk = solitary / len(pile) if pile else 1.0
-        if g.fragments[seat] and risk < 0.7:
+        if spirit.fragments and risk < 0.7:
             return A_DRAW
         return A_DRAW if risk <= 0.3 else A_STOP
 
@@ -136,7 +140,7 @@ class LivingForestGreedy:
             for code in ids:
                 trial = sim.copy()
                 trial.apply_action_id(seat, code, checked=True)
-                val = evaluate(trial, seat, round_no)
+                val = evaluate(trial.snapshot(), seat, round_no)
                 if code == A_DONE:
                     val -= 0.01
                 if val > best_val:
@@ -151,7 +155,7 @@ class LivingForestGreedy:
             sim = base.copy()
             sim.apply_action_id(seat, code, checked=True)
             self._finish(sim, seat, round_no)
-            val = evaluate(sim, seat, round_no) + self.rng.random() * 1e-3
+            val = evaluate(sim.snapshot(), seat, round_no) + self.rng.random() * 1e-3
             if val > best_val:
                 best, best_val = code, val
         return best

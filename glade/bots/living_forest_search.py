@@ -43,7 +43,7 @@ SAFE_NET = 1  # a draw with at most this many solitary symbols showing is not se
 def safe_draw(state: LivingForestGame, seat: int) -> bool:
     """A draw decision with nothing at stake: at most ``SAFE_NET`` solitary symbols show, so the
     next card cannot end the drawing. The search plays the greedy step there; review skips it."""
-    return state.phase == DRAW and state.solitary[seat] <= SAFE_NET
+    return state.phase == DRAW and state.spirit_snapshot(seat).solitary <= SAFE_NET
 
 
 # samples per decision: the budget when none is given, and the cap under a time budget
@@ -52,20 +52,22 @@ LEVELS = {"easy": 2, "normal": 12, "hard": 40}
 
 def leaf_values(game: LivingForestGame) -> Outcome:
     """Each spirit's value of an unfinished game, and its current total as its score."""
-    evals = [evaluate(game, s, game.round) for s in range(game.num_players)]
+    snap = game.snapshot()
+    evals = [evaluate(snap, s, snap.round) for s in range(snap.players)]
     out = []
     for s, e in enumerate(evals):
-        best_other = max(evals[o] for o in range(game.num_players) if o != s)
+        best_other = max(evals[o] for o in range(snap.players) if o != s)
         out.append(1 / (1 + math.exp(-(e - best_other) / SCALE)))
-    scores = [float(sum(game.counts(s))) for s in range(game.num_players)]
+    scores = [float(sum(spirit.progress)) for spirit in snap.spirits]
     return out, scores
 
 
 def final_values(game: LivingForestGame) -> Outcome:
     """A finished game: 1 to a sole winner, shared on a tie, 0 otherwise; the final totals."""
-    winners = game.winners
-    scores = [float(sum(game.counts(s))) for s in range(game.num_players)]
-    values = [(1.0 / len(winners)) if s in winners else 0.0 for s in range(game.num_players)]
+    snap = game.snapshot()
+    winners = snap.winners
+    scores = [float(sum(spirit.progress)) for spirit in snap.spirits]
+    values = [(1.0 / len(winners)) if s in winners else 0.0 for s in range(snap.players)]
     return values, scores
 
 
@@ -162,7 +164,7 @@ class LivingForestAdapter(Adapter):
             sim = sample.copy()
             sim.apply_action_id(seat, code, checked=True)
             judge._finish(sim, seat, state.round)
-            scored.append((-evaluate(sim, seat, state.round), code))
+            scored.append((-evaluate(sim.snapshot(), seat, state.round), code))
         scored.sort()
         return [anchor] + [code for _, code in scored[: MAX_CANDIDATES - 1]]
 

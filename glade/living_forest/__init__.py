@@ -5,6 +5,6 @@ read-only copy of its state (``ForestSnapshot``); ``docs/living-forest.md`` maps
 """
 
 from .game import LivingForestGame
-from .snapshot import ForestSnapshot, SpiritSnapshot
+from .snapshot import ForestSnapshot, SpiritSnapshot, TableSnapshot
 
-__all__ = ["ForestSnapshot", "LivingForestGame", "SpiritSnapshot"]
+__all__ = ["ForestSnapshot", "LivingForestGame", "SpiritSnapshot", "TableSnapshot"]

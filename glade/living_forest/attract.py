@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from .data import CARDS, EMPTY
 from .space import A_DONE, A_FIRE, A_PICK, S_CHOOSE, Why
 from .state import ForestState
 
-C_COST = CARDS.cost
-C_LEVEL = CARDS.level
-CANDIDATES = (A_DONE, *range(A_PICK, A_FIRE))
+C_COST: Final = CARDS.cost
+C_LEVEL: Final = CARDS.level
+CANDIDATES: Final = (A_DONE, *range(A_PICK, A_FIRE))
 
 
 def start_why(s: ForestState, sun: int) -> Why | None:

@@ -3,6 +3,8 @@ the cost-11 tree), and only when it can do something. Taking a fragment is done 
 
 from __future__ import annotations
 
+from typing import Final
+
 from . import attract, extinguish, move, plant
 from .data import CARDS, SPIRAL, SUN, T11, WATER
 from .space import (
@@ -23,8 +25,8 @@ from .space import (
 )
 from .state import ForestState
 
-C_COST = CARDS.cost
-CANDIDATES = (*range(A_CHOOSE, A_CHOOSE + 5), A_END)
+C_COST: Final = CARDS.cost
+CANDIDATES: Final = (*range(A_CHOOSE, A_CHOOSE + 5), A_END)
 
 
 def fragment_why(s: ForestState) -> Why | None:
@@ -61,9 +63,14 @@ def why(s: ForestState, seat: int, code: int) -> Why | None:
 
 def again_why(s: ForestState, seat: int, kind: int) -> Why | None:
     """Whether ``kind`` may be chosen this turn: once, or again with the cost-11 tree."""
-    if s.actions_used >> kind & 1 and T11 not in s.forests[seat]:
+    if s.actions_used >> kind & 1 and not has_t11(s.forests[seat]):
         return ("actions.same_action", {"action": KIND_NAMES[kind]})
     return None
+
+
+def has_t11(forest: list[int]) -> bool:
+    """Whether a forest holds the cost-11 tree (which lets an action be chosen twice)."""
+    return any(t == T11 for t in forest)
 
 
 def legal_plain(s: ForestState, seat: int) -> list[int]:
@@ -76,7 +83,7 @@ def legal(s: ForestState, seat: int) -> list[int]:
     choice; the chain of checks with their refusals costs several times the answer).
     ``test_lf_one_check`` compares the two at every position of random games."""
     used = s.actions_used
-    twice = used and T11 in s.forests[seat]
+    twice = used != 0 and has_t11(s.forests[seat])
     helps = s.help_elements[seat]
     trees = s.forest_elements[seat]
     sun = helps[SUN] + trees[SUN]

@@ -15,28 +15,33 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from typing import Any
+from typing import Any, Final
 
 from glade.core.errors import BadInput
 
 from .refusals import REFUSALS
 
-ELEMENTS: tuple[str, ...] = ("sun", "water", "plant", "spiral", "flower")
-SUN, WATER, PLANT, SPIRAL, FLOWER = range(5)
+ELEMENTS: Final[tuple[str, ...]] = ("sun", "water", "plant", "spiral", "flower")
+SUN: Final = 0
+WATER: Final = 1
+PLANT: Final = 2
+SPIRAL: Final = 3
+FLOWER: Final = 4
 
-NUM_STARTING = 14
-LEVEL_COUNTS: tuple[int, int, int] = (23, 16, 12)
-VARAN_COUNT = 23
-FRAGMENT_COUNT = 20
-FIRE_VALUES: tuple[int, int, int] = (2, 3, 4)
-FIRES_PER_VALUE = 20  # Game Park's supply; the box split of its 58 tiles is unknown
-CENTRE_CAP = 7
-VICTORY_KINDS: tuple[str, ...] = ("fire", "flower", "tree")
-TARGET = 12
-ROWS, COLUMNS = 3, 5
-START_CELL = 7  # row 1, column 2 (0-based): the centre of the forest
-START_TREE = 12
-EMPTY = -1
+NUM_STARTING: Final = 14
+LEVEL_COUNTS: Final[tuple[int, int, int]] = (23, 16, 12)
+VARAN_COUNT: Final = 23
+FRAGMENT_COUNT: Final = 20
+FIRE_VALUES: Final[tuple[int, int, int]] = (2, 3, 4)
+FIRES_PER_VALUE: Final = 20  # Game Park's supply; the box split of its 58 tiles is unknown
+CENTRE_CAP: Final = 7
+VICTORY_KINDS: Final[tuple[str, ...]] = ("fire", "flower", "tree")
+TARGET: Final = 12
+ROWS: Final = 3
+COLUMNS: Final = 5
+START_CELL: Final = 7  # row 1, column 2 (0-based): the centre of the forest
+START_TREE: Final = 12
+EMPTY: Final = -1
 
 
 class CardData:
@@ -63,7 +68,7 @@ def _int(value: Any, what: str) -> int:
     return value
 
 
-COIN_OF = {"solitary": 1, "gregarious": -1, "none": 0}
+COIN_OF: Final = {"solitary": 1, "gregarious": -1, "none": 0}
 
 
 def _add_card(cards: CardData, entry: Any, level: int, where: str) -> None:
@@ -101,9 +106,9 @@ class TreeData:
         self.copies: dict[int, list[int]] = {2: [], 3: [], 4: []}
 
 
-BONUS_KINDS: tuple[str, ...] = ("take_fragment", "attract", "extinguish", "plant")
+BONUS_KINDS: Final[tuple[str, ...]] = ("take_fragment", "attract", "extinguish", "plant")
 # the element a bonus action's printed extra may add to (take_fragment counts tiles instead)
-BONUS_PLUS: dict[str, str | None] = {
+BONUS_PLUS: Final[dict[str, str | None]] = {
     "take_fragment": None,
     "attract": "sun",
     "extinguish": "water",
@@ -295,16 +300,21 @@ def _read() -> Any:
     return json.loads(text.read_text(encoding="utf-8"))
 
 
-CARDS, TREES, ROCK_BONUS, START_ROCKS, BOARD = load(_read())
+_LOADED: Final = load(_read())
+CARDS: Final = _LOADED[0]
+TREES: Final = _LOADED[1]
+ROCK_BONUS: Final = _LOADED[2]
+START_ROCKS: Final = _LOADED[3]
+BOARD: Final = _LOADED[4]
 
-NUM_CARDS = len(CARDS.names)  # 66
-VARAN = NUM_CARDS - 1
-LEVEL_RANGES: tuple[range, range, range] = (
+NUM_CARDS: Final = len(CARDS.names)  # 66
+VARAN: Final = NUM_CARDS - 1
+LEVEL_RANGES: Final[tuple[range, range, range]] = (
     range(NUM_STARTING, NUM_STARTING + 23),
     range(NUM_STARTING + 23, NUM_STARTING + 39),
     range(NUM_STARTING + 39, NUM_STARTING + 51),
 )
-CARD_BY_NAME: dict[str, int] = {name: i for i, name in enumerate(CARDS.names)}
-TREE_BY_ID: dict[str, int] = {tid: i for i, tid in enumerate(TREES.ids)}
-T11 = TREE_BY_ID["T11"]
-FIRE_LEVEL_VALUE: tuple[int, int, int] = (2, 3, 4)  # fire added per animal of level 1/2/3
+CARD_BY_NAME: Final[dict[str, int]] = {name: i for i, name in enumerate(CARDS.names)}
+TREE_BY_ID: Final[dict[str, int]] = {tid: i for i, tid in enumerate(TREES.ids)}
+T11: Final = TREE_BY_ID["T11"]
+FIRE_LEVEL_VALUE: Final[tuple[int, int, int]] = (2, 3, 4)  # fire added per animal of level 1/2/3

@@ -3,15 +3,17 @@ once. Each move changes only that spirit's own cards, stream and flags."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from glade.core.chance import shuffled
 
 from .data import CARDS, VARAN
 from .space import A_DRAW, A_STOP, A_USE, Why
 from .state import ForestState
 
-C_ELEMS = CARDS.elements
-C_COIN = CARDS.coin
-CANDIDATES = (A_DRAW, A_STOP, A_USE)
+C_ELEMS: Final = CARDS.elements
+C_COIN: Final = CARDS.coin
+CANDIDATES: Final = (A_DRAW, A_STOP, A_USE)
 
 
 def why(s: ForestState, seat: int, code: int) -> Why | None:

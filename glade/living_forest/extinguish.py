@@ -3,10 +3,12 @@ action, or the bonus of a rock or a corner with extra water); the spirit keeps t
 
 from __future__ import annotations
 
+from typing import Final
+
 from .space import A_DONE, A_FIRE, A_STEAL, S_CHOOSE, Why
 from .state import ForestState
 
-CANDIDATES = (A_DONE, *range(A_FIRE, A_STEAL))
+CANDIDATES: Final = (A_DONE, *range(A_FIRE, A_STEAL))
 
 
 def start_why(s: ForestState, water: int) -> Why | None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Final
 
 from glade.core.actions import Action
 from glade.core.errors import IllegalAction, Refusal
@@ -33,7 +33,7 @@ from . import hidden, move, rules, save, score, view
 from .data import CARD_BY_NAME, CARDS, START_TREE, T11, TREE_BY_ID
 from .refusals import REFUSALS
 from .rules import legal, play
-from .snapshot import ForestSnapshot, acting_together, snapshot
+from .snapshot import ForestSnapshot, SpiritSnapshot, TableSnapshot, acting_together
 from .space import (
     A_CHOOSE,
     A_DONE,
@@ -84,7 +84,7 @@ from .space import (
 from .state import ForestState, new_state, settings
 from .view import card_json
 
-SAVE_VERSION = save.SAVE_VERSION
+SAVE_VERSION: Final = save.SAVE_VERSION
 
 
 class LivingForestGame(Game):
@@ -105,7 +105,7 @@ class LivingForestGame(Game):
 
     # ------------------------------------------------------------------ creation
     @classmethod
-    def new(cls, seed: int, options: dict[str, Any]) -> LivingForestGame:
+    def new(cls, seed: Any, options: Any) -> LivingForestGame:
         """A new game.
 
         :raises BadInput: ``seed.not_int`` or ``lf_options.*``.
@@ -139,9 +139,21 @@ class LivingForestGame(Game):
 
     # ------------------------------------------------------------------ reading the game
     def snapshot(self) -> ForestSnapshot:
-        """A typed, read-only copy of the whole state (``snapshot.py``); costs a few
-        microseconds, so take one per position, not one per field."""
-        return snapshot(self._st)
+        """A typed, read-only copy of the whole state (``snapshot.py``); costs about what a
+        ``copy()`` does, so take one per position, not one per field."""
+        return ForestSnapshot(self._st)
+
+    def table_snapshot(self) -> TableSnapshot:
+        """The turn and the table without the spirits: ``snapshot()`` less ``spirits``."""
+        return TableSnapshot(self._st)
+
+    def spirit_snapshot(self, seat: Any) -> SpiritSnapshot:
+        """One spirit's part of ``snapshot()`` (``seat`` is checked, so it takes any value).
+
+        :raises IllegalAction: ``seat.unknown``.
+        """
+        self.check_seat(seat)
+        return SpiritSnapshot(self._st, seat)
 
     @property
     def num_players(self) -> int:
@@ -174,7 +186,8 @@ class LivingForestGame(Game):
         Onibi's fires and power against each spirit's water and the Fire Varans it dealt, the
         reshuffles of the round's draws, the fires added to the centre, the display refilled and
         the Sacred Tree passed. Shared with the views: read it, never change it."""
-        return self._st.last_round
+        record = self._st.last_round
+        return None if record is None else record.to_json()
 
     def element(self, seat: int, e: int) -> int:
         """Total visible element ``e`` of a spirit: help line + trees + completed line bonuses."""
@@ -198,7 +211,7 @@ class LivingForestGame(Game):
         return hidden.known_on_top(self._st)
 
     # ------------------------------------------------------------------ hidden information
-    def resample_hidden(self, seat: int | None, rng: random.Random) -> LivingForestGame:
+    def resample_hidden(self, seat: Any, rng: random.Random) -> LivingForestGame:
         """A copy in which everything ``seat`` cannot know is re-dealt from ``rng``.
 
         Hidden in Living Forest, from every spirit alike: the order of each draw stack, of the
@@ -241,7 +254,7 @@ class LivingForestGame(Game):
     def legal_action_ids(self, seat: int) -> list[int]:
         return legal(self._st, seat)
 
-    def why_illegal(self, seat: int, code: int) -> Refusal | None:
+    def why_illegal(self, seat: Any, code: Any) -> Refusal | None:
         # type(x) is int also refuses True/False
         if type(code) is not int or not 0 <= code < len(TABLES[self._st.players]):
             return REFUSALS.refuse("lf_action.number", number=repr(code))
@@ -250,7 +263,7 @@ class LivingForestGame(Game):
         why = rules.why(self._st, seat, code)
         return None if why is None else worded(why)
 
-    def apply_action_id(self, seat: int, code: int, checked: bool = False) -> None:
+    def apply_action_id(self, seat: Any, code: Any, checked: bool = False) -> None:
         """Apply move ``code`` (checked first unless ``checked``).
 
         :raises IllegalAction: the refusal of ``why_illegal``; the state is unchanged.
@@ -262,7 +275,7 @@ class LivingForestGame(Game):
         self._to_act = play(self._st, seat, code)
 
     # ------------------------------------------------------------------ undo
-    def can_undo(self, seat: int) -> bool:
+    def can_undo(self, seat: Any) -> bool:
         st = self._st
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < st.players:
             return False
@@ -300,7 +313,7 @@ class LivingForestGame(Game):
         """``move_preview`` of every move ``seat`` may make now, by steps."""
         return move.previews(self._st, seat)
 
-    def refusals(self, seat: int) -> list[dict[str, Any]]:
+    def refusals(self, seat: Any) -> list[dict[str, Any]]:
         """Why the moves ``seat`` might try on the table now are refused (``view.refusals``).
 
         :raises IllegalAction: ``seat.unknown``.
@@ -316,7 +329,7 @@ class LivingForestGame(Game):
         """The step the acting spirit is in (None while it chooses an action)."""
         return view.in_progress(self._st)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: Any) -> dict[str, Any]:
         """What ``seat`` may see (None: a spectator); ``docs/living-forest.md`` lists it.
 
         :raises IllegalAction: ``seat.unknown``.
@@ -327,11 +340,9 @@ class LivingForestGame(Game):
         out.update(view.body(self._st, seat))
         return out
 
-    # ------------------------------------------------------------------ the old read-only fields
-    # Deprecated (issue #34): read ``snapshot()`` instead. Kept while the RL kernels
-    # (glade/rl/_kernels.pyx binds these lists once and reads them as the game changes them),
-    # the encoder and the bots still read them; the lists are the engine's own: never change
-    # them. docs/living-forest.md lists the call sites that are to switch.
+    # ------------------------------------------------------------------ where the turn stands
+    # Four ints that say where the game is, read at every move by the RL kernel and the bots
+    # (a snapshot holds them too, with everything else).
     @property
     def phase(self) -> int:
         """DRAW, ACTIONS or OVER (``PHASE_NAMES`` names them)."""
@@ -342,140 +353,14 @@ class LivingForestGame(Game):
         return self._st.round
 
     @property
-    def sacred_tree(self) -> int:
-        """The spirit holding the Sacred Tree (it acts first this round)."""
-        return self._st.sacred_tree
-
-    @property
     def current_spirit(self) -> int:
         """The spirit acting in the action phase."""
         return self._st.current_spirit
 
     @property
-    def actions_left(self) -> int:
-        return self._st.actions_left
-
-    @property
-    def actions_used(self) -> int:
-        """Bit mask of the action kinds (K_*) chosen this turn."""
-        return self._st.actions_used
-
-    @property
     def step(self) -> int:
-        """The sub-step in progress (S_*; ``STEP_NAMES`` names them)."""
+        """The sub-step in progress in the action phase (S_*; ``STEP_NAMES`` names them)."""
         return self._st.step
-
-    @property
-    def bonus_step(self) -> bool:
-        return self._st.bonus_step
-
-    @property
-    def spend_left(self) -> int:
-        return self._st.spend_left
-
-    @property
-    def taken_in_step(self) -> int:
-        return self._st.taken_in_step
-
-    @property
-    def fragment_supply(self) -> int:
-        return self._st.fragment_supply
-
-    @property
-    def varan_supply(self) -> int:
-        return self._st.varan_supply
-
-    @property
-    def bonuses_pending(self) -> list[tuple[int, int]]:
-        return self._st.bonuses_pending
-
-    @property
-    def steal_from(self) -> list[int]:
-        return self._st.steal_from
-
-    @property
-    def draw_stacks(self) -> list[list[int]]:
-        return self._st.draw_stacks
-
-    @property
-    def help_lines(self) -> list[list[int]]:
-        return self._st.help_lines
-
-    @property
-    def discards(self) -> list[list[int]]:
-        return self._st.discards
-
-    @property
-    def help_elements(self) -> list[list[int]]:
-        return self._st.help_elements
-
-    @property
-    def forest_elements(self) -> list[list[int]]:
-        return self._st.forest_elements
-
-    @property
-    def solitary(self) -> list[int]:
-        return self._st.solitary
-
-    @property
-    def fragments(self) -> list[int]:
-        return self._st.fragments
-
-    @property
-    def rocks(self) -> list[int]:
-        return self._st.rocks
-
-    @property
-    def drawing(self) -> list[bool]:
-        return self._st.drawing
-
-    @property
-    def just_drawn(self) -> list[bool]:
-        return self._st.just_drawn
-
-    @property
-    def shuffles_dealt(self) -> list[int]:
-        return self._st.shuffles_dealt
-
-    @property
-    def forests(self) -> list[list[int]]:
-        return self._st.forests
-
-    @property
-    def fires_kept(self) -> list[list[int]]:
-        return self._st.fires_kept
-
-    @property
-    def victory_tiles(self) -> list[list[int]]:
-        return self._st.victory_tiles
-
-    @property
-    def display(self) -> list[int]:
-        return self._st.display
-
-    @property
-    def animal_stacks(self) -> list[list[int]]:
-        return self._st.animal_stacks
-
-    @property
-    def centre_fires(self) -> list[int]:
-        return self._st.centre_fires
-
-    @property
-    def fire_supply(self) -> list[int]:
-        return self._st.fire_supply
-
-    @property
-    def tree_supply(self) -> list[int]:
-        return self._st.tree_supply
-
-    @property
-    def taken_this_round(self) -> list[int]:
-        return self._st.taken_this_round
-
-    @property
-    def winners(self) -> list[int]:
-        return self._st.winners
 
 
 # the names this module has always offered (other packages and saved code import them here)

@@ -4,6 +4,8 @@ for good; planting on a corner starts the corner's bonus."""
 
 from __future__ import annotations
 
+from typing import Final
+
 from .data import COLUMNS, EMPTY, PLANT, TREES
 from .space import (
     A_DONE,
@@ -20,13 +22,13 @@ from .space import (
 )
 from .state import ForestState
 
-T_COST = TREES.cost
-T_ELEMS = TREES.elements
+T_COST: Final = TREES.cost
+T_ELEMS: Final = TREES.elements
 
 
 def start_why(s: ForestState, seat: int) -> Why | None:
     """Whether the spirit can plant anything now: None if it can."""
-    if EMPTY not in s.forests[seat]:
+    if all(t != EMPTY for t in s.forests[seat]):
         return ("plant.forest_full", {})
     supply = s.tree_supply
     for t in range(TREE_TYPES):  # trees are listed by cost: the first one left is the cheapest

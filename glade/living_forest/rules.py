@@ -15,7 +15,7 @@ from typing import Final
 
 from glade.core.game import LogEntry
 
-from . import attract, choose, draw, extinguish, move, plant, steal, turn
+from . import attract, choose, draw, extinguish, move, plant, round_end, steal, turn
 from .space import (
     A_DRAW,
     A_STOP,
@@ -118,28 +118,48 @@ def play(s: ForestState, seat: int, code: int) -> tuple[int, ...]:
     else:
         entry: LogEntry = (seat, code, None)
         log.append(entry)
-        idx = len(log) - 1
-        step = s.step
-        if step == S_CHOOSE:
-            choose.play(s, seat, code)
-        elif step == S_ATTRACT:
-            attract.play(s, seat, code)
-        elif step == S_EXTINGUISH:
-            extinguish.play(s, seat, code)
-        elif step == S_MOVE:
-            move.play(s, seat, code)
-        elif step == S_STEAL:
-            steal.play(s, seat, code)
-        else:
-            plant.play(s, seat, code)
-        chance = turn.settle(s)
-        if chance is not None:
-            log[idx] = (seat, code, chance)
+        if act(s, seat, code):
+            chance = round_end.end_round(s)
+            if chance is not None:
+                log[-1] = (seat, code, chance)
     acting = s.to_act = to_act(s)
     return acting
 
 
+def act(s: ForestState, seat: int, code: int) -> bool:
+    """The action-phase part of ``play`` before the end of round: the step of move ``code``
+    (which ``why`` allows), then the bonuses it starts and the end of the turn; True when that
+    ended the round's last turn (``play`` then runs ``round_end.end_round``)."""
+    step = s.step
+    if step == S_CHOOSE:
+        choose.play(s, seat, code)
+    elif step == S_ATTRACT:
+        attract.play(s, seat, code)
+    elif step == S_EXTINGUISH:
+        extinguish.play(s, seat, code)
+    elif step == S_MOVE:
+        move.play(s, seat, code)
+    elif step == S_STEAL:
+        steal.play(s, seat, code)
+    else:
+        plant.play(s, seat, code)
+    return turn.settle(s)
+
+
 ALONE: Final = ((0,), (1,), (2,), (3,))
+
+
+def _in_order(players: int, first: int, then: int) -> tuple[int, ...]:
+    """The seats of bit set ``first`` then those of ``then``, each in seat order."""
+    return tuple(
+        [p for p in range(players) if first >> p & 1] + [p for p in range(players) if then >> p & 1]
+    )
+
+
+# the draw phase's to_act by player count and (movers | undoers << 4), made once
+DRAW_TO_ACT: Final[tuple[tuple[tuple[int, ...], ...], ...]] = tuple(
+    tuple(_in_order(n, mask & 15, mask >> 4) for mask in range(256)) for n in range(5)
+)
 
 
 def to_act(s: ForestState) -> tuple[int, ...]:
@@ -153,12 +173,11 @@ def to_act(s: ForestState) -> tuple[int, ...]:
         drawing = s.drawing
         solitary = s.solitary
         fragments = s.fragments
-        movers = []
-        undoers = []
+        mask = 0
         for p in range(s.players):
             if drawing[p]:
-                movers.append(p)
+                mask |= 1 << p
             elif solitary[p] < 3 or fragments[p]:
-                undoers.append(p)
-        return tuple(movers + undoers if undoers else movers)
+                mask |= 16 << p
+        return DRAW_TO_ACT[s.players][mask]
     return ()

@@ -7,7 +7,7 @@ parts are lists indexed by seat; piles list their cards from the bottom to the t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any, Final
 
 from glade.core.chance import check_seed, shuffled
 from glade.core.game import LogEntry
@@ -29,9 +29,12 @@ from .data import (
 from .refusals import REFUSALS
 from .space import CELLS, DRAW, LINE_BONUSES, S_CHOOSE
 
-C_ELEMS = CARDS.elements
-C_COIN = CARDS.coin
-T_ELEMS = TREES.elements
+if TYPE_CHECKING:
+    from .round_end import RoundRecord
+
+C_ELEMS: Final = CARDS.elements
+C_COIN: Final = CARDS.coin
+T_ELEMS: Final = TREES.elements
 
 
 class ForestState:
@@ -125,7 +128,7 @@ class ForestState:
     taken_this_round: list[int]
     winners: list[int]
     to_act: tuple[int, ...]
-    last_round: dict[str, Any] | None
+    last_round: RoundRecord | None
 
     def element(self, seat: int, e: int) -> int:
         """Total visible element ``e`` of a spirit: help line + trees + completed line bonuses."""

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import Final
+
 from .data import VICTORY_KINDS
 from .space import A_MOVE, A_STEAL, S_CHOOSE, Why
 from .state import ForestState
 
-CANDIDATES = tuple(range(A_STEAL, A_MOVE))
+CANDIDATES: Final = tuple(range(A_STEAL, A_MOVE))
 
 
 def why(s: ForestState, seat: int, code: int) -> Why | None:

@@ -1,10 +1,10 @@
 """The order of turns: the action phase starts after the last spirit stops drawing; a spirit's
 pending bonuses start after the step that earned them; its turn ends when it has nothing left to
-do, and the last turn of a round ends the round (``round_end.py``)."""
+do, and after the last turn of a round the round ends (``round_end.py``, run by ``rules.play``)."""
 
 from __future__ import annotations
 
-from . import attract, extinguish, plant, round_end
+from . import attract, extinguish, plant
 from .data import SUN, WATER
 from .space import (
     ACTIONS,
@@ -34,9 +34,10 @@ def start_turn(s: ForestState) -> None:
     s.turn_start = len(s.log)
 
 
-def settle(s: ForestState) -> tuple[int, ...] | None:
+def settle(s: ForestState) -> bool:
     """Start pending bonuses, then end the spirit's turn when it has nothing left to do; returns
-    the chance outcome of an end of round (the cards revealed), if one happened.
+    True when that was the round's last turn (the end of round, ``round_end.end_round``, is
+    then due: ``rules.play`` runs it).
 
     A bonus that can do something starts a step that must be carried out; one that can do
     nothing (no affordable card or fire, no tree to plant) is skipped."""
@@ -62,15 +63,16 @@ def settle(s: ForestState) -> tuple[int, ...] | None:
                 s.step = S_PLANT
             continue
         if s.actions_left > 0:
-            return None
+            return False
         return end_turn(s)
-    return None
+    return False
 
 
-def end_turn(s: ForestState) -> tuple[int, ...] | None:
+def end_turn(s: ForestState) -> bool:
+    """The acting spirit's turn ends: the next spirit's begins, or (True) the round is over."""
     s.turns_done += 1
     if s.turns_done < s.players:
         s.current_spirit = (s.current_spirit + 1) % s.players
         start_turn(s)
-        return None
-    return round_end.end_round(s)
+        return False
+    return True

@@ -3,7 +3,7 @@ previews, who reached 12, and why the moves the page shows are refused now."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from . import move, plant, rules
 from .data import (
@@ -52,9 +52,9 @@ from .space import (
 )
 from .state import ForestState
 
-C_ELEMS = CARDS.elements
-C_COST = CARDS.cost
-C_LEVEL = CARDS.level
+C_ELEMS: Final = CARDS.elements
+C_COST: Final = CARDS.cost
+C_LEVEL: Final = CARDS.level
 
 
 def card_json(card: int) -> dict[str, Any]:
@@ -226,6 +226,6 @@ def body(s: ForestState, seat: int | None) -> dict[str, Any]:
         "spirits": [spirit_view(s, p, progress[p]) for p in range(s.players)],
         "target": TARGET,
         "reached": reached_of(progress),
-        "last_round": s.last_round,
+        "last_round": None if s.last_round is None else s.last_round.to_json(),
         "refusals": [] if seat is None else refusals(s, seat),
     }

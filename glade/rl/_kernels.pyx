@@ -8,8 +8,8 @@ the encoders' own Python code (``harmonies_encoding.py``, ``living_forest_encodi
 random steps of both games.
 
 A kernel holds the canonical encoding of one game (board blocks by absolute seat, then the shared
-table), re-encodes from the engine's public fields only what the moves since the last observation
-may have changed, and writes a seat's observation (its own block first) straight into a float32
+table), re-encodes only what the moves since the last observation may have changed (Harmonies from
+the game's public fields, Living Forest from its snapshots of the parts concerned), and writes a seat's observation (its own block first) straight into a float32
 buffer. It reads nothing a seat may not see: draw stacks, the pouch and the animal deck only by
 their sizes (the pouch by its public colour counts).
 """
@@ -26,7 +26,7 @@ cimport numpy as cnp
 cnp.import_array()
 
 from glade.harmonies.data import EMPTY as H_EMPTY
-from glade.living_forest.data import FLOWER, START_TREE
+from glade.living_forest.data import START_TREE
 from glade.living_forest.game import ACTIONS as LF_ACTIONS, A_FIRE, A_MOVE, A_PICK, A_STEAL, A_USE
 from glade.living_forest.game import DRAW as LF_DRAW, OVER as LF_OVER
 
@@ -406,6 +406,10 @@ def encoder_cell_planes():
 
 # ====================================================================== Living Forest
 cdef class LivingForestKernel(Kernel):
+    """The Living Forest encoding, read from the engine's snapshots: after a move, only the
+    parts it may have changed are read again (``after`` marks them), each from a snapshot of
+    that part alone (``spirit_snapshot(seat)``, ``table_snapshot()``)."""
+
     cdef int n_cards, n_trees, n_sub, cell_kinds
     cdef int o_forest, o_forest_elements, o_help_line, o_discard, o_help_elements
     cdef int t_display, t_stacks, t_centre, t_supplies, t_taken, t_phase
@@ -416,33 +420,10 @@ cdef class LivingForestKernel(Kernel):
     # end of a round change; and the rest (fragments, varans, phase, round, the turn's state)
     cdef bint table_stale, market_stale
     cdef int round, phase
-    # per spirit, from its last full encoding, for the progress counts of a help-line refresh:
-    # different trees planted, fires kept, flowers of the forest (none of these change while
-    # drawing; an end of round or a theft re-encodes every spirit in full)
-    cdef int tree_kinds[MAX_SEATS]
-    cdef int fires_kept[MAX_SEATS]
-    cdef int forest_flowers[MAX_SEATS]
     # each spirit's forest as one kind per cell (the flat vector leaves its forest segment
     # unused): an observation writes the 15 one-hot entries of a forest instead of copying its
     # 210 floats, which halves the memory a 4-player observation reads
     cdef unsigned char kinds[MAX_SEATS][15]
-    # the bound game's lists, read once at bind(): LivingForestGame changes these in place and
-    # never rebinds them (only new(), copy() and loading make them, each for a new game object);
-    # the per-seat lists inside them are read afresh. The byte-identical tests against the
-    # Python encoder (which reads every field afresh) would catch an engine that rebinds one.
-    cdef list forests, helps, discards, decks, hel, fel, net, frags, pos, drawing, fresh
-    cdef list fires, vts, display, stacks, centre, fire_supply, tree_supply, pending
-    # the discard list each spirit's discard segment was counted from, and its length then:
-    # while drawing a discard only grows (a fragment sends a card back) or is replaced by a new
-    # empty list (a reshuffle), so an unchanged (list, length) pair means unchanged counts
-    cdef list discard_lists
-    cdef Py_ssize_t discard_lens[MAX_SEATS]
-    # the same for each help line: it grows by the cards drawn, loses its last card to a
-    # fragment (after() then asks for a recount) and is replaced by a new empty list at the end
-    # of a round, so an unchanged list that is longer only holds new cards at its end
-    cdef list help_lists
-    cdef Py_ssize_t help_lens[MAX_SEATS]
-    cdef unsigned int help_recount
     # what fixup() reads, as the last table encoding found it (every move that changes these
     # leaves the table stale): the Sacred Tree's holder, the phase, the acting spirit, victims
     cdef int first, acting_phase, cur, n_victims
@@ -492,30 +473,8 @@ cdef class LivingForestKernel(Kernel):
 
     cpdef void bind(self, object state) except *:
         self.state = state
-        self.forests = state.forests
-        self.helps = state.help_lines
-        self.discards = state.discards
-        self.decks = state.draw_stacks
-        self.hel = state.help_elements
-        self.fel = state.forest_elements
-        self.net = state.solitary
-        self.frags = state.fragments
-        self.pos = state.rocks
-        self.drawing = state.drawing
-        self.fresh = state.just_drawn
-        self.fires = state.fires_kept
-        self.vts = state.victory_tiles
-        self.display = state.display
-        self.stacks = state.animal_stacks
-        self.centre = state.centre_fires
-        self.fire_supply = state.fire_supply
-        self.tree_supply = state.tree_supply
-        self.pending = state.bonuses_pending
         self.stale = (1u << self.players) - 1
         self.help_stale = self.piles_stale = 0
-        self.discard_lists = [None] * MAX_SEATS
-        self.help_lists = [None] * MAX_SEATS
-        self.help_recount = 0
         self.table_stale = self.market_stale = True
         self.round = state.round
         self.phase = state.phase
@@ -552,9 +511,8 @@ cdef class LivingForestKernel(Kernel):
             self.market_stale = True
             self.round = rnd
         elif rnd != self.round:
-            # an end of round: Onibi's varans and the help lines go to the discards, which every
-            # help-line refresh recounts; forests, fires and tiles stay as they are, except what
-            # the move that ended the round changed
+            # an end of round: Onibi's varans and the help lines go to the discards; forests,
+            # fires and tiles stay as they are, except what the move that ended the round changed
             self.help_stale = (1u << self.players) - 1
             if A_FIRE <= code < A_STEAL or code >= A_MOVE:
                 self.stale |= 1u << seat
@@ -562,8 +520,6 @@ cdef class LivingForestKernel(Kernel):
             self.round = rnd
         elif self.phase == LF_DRAW:  # a draw, a stop or a fragment: only this spirit's help line
             self.help_stale |= 1u << seat
-            if code == A_USE:  # its last card went back: count the help line afresh
-                self.help_recount |= 1u << seat
             if code != A_USE and phase == LF_DRAW and not table_was_stale:
                 self.table_stale = False  # (a fragment goes back to the supply: A_USE)
         elif A_FIRE <= code < A_STEAL or code >= A_MOVE:  # a fire kept, a move, a tree planted
@@ -587,7 +543,7 @@ cdef class LivingForestKernel(Kernel):
                 if self.stale >> s & 1:
                     self.encode_spirit(s)
                 elif self.help_stale >> s & 1:
-                    self.encode_help(s)
+                    self.encode_help(s, self.state.spirit_snapshot(s))
                 elif self.piles_stale >> s & 1:
                     self.encode_piles(s)
             self.stale = self.help_stale = self.piles_stale = 0
@@ -595,141 +551,113 @@ cdef class LivingForestKernel(Kernel):
             self.encode_table()
 
     cdef void encode_spirit(self, int s) except *:
-        state = self.state
+        sp = self.state.spirit_snapshot(s)
         cdef float* blk = &self.flat[s * self.block]
         cdef float* p
-        cdef int i, t, kind, card, net, kinds = 0, trees, fires_total
-        cdef int value
+        cdef int i, t
         i = 0
-        for t in self.forests[s]:
+        for t in <tuple>sp.forest:
             self.kinds[s][i] = 1 if t == START_TREE else (0 if t < 0 else t + 2)
-            if 0 <= t < START_TREE:
-                kinds |= 1 << t
             i += 1
         p = blk + self.o_forest_elements
-        fel = self.fel[s]
+        fel = <tuple>sp.forest_elements
         for i in range(5):
             p[i] = <int>fel[i]
         p += 5
         memset(p, 0, 12 * sizeof(float))
-        p[<int>self.pos[s]] = 1.0
+        p[<int>sp.rock] = 1.0
         p += 12
-        fires = self.fires[s]
-        fires_total = 0
+        fires = <tuple>sp.fires_kept
         for i in range(3):
-            value = fires[i]
-            p[i] = value
-            fires_total += value
+            p[i] = <int>fires[i]
         p += 3
-        vts = self.vts[s]
+        vts = <tuple>sp.victory_tiles
         for i in range(3):
             p[i] = <int>vts[i]
-        self.tree_kinds[s] = popcount(kinds) + 1 + <int>vts[2]
-        self.fires_kept[s] = fires_total + <int>vts[0]
-        self.forest_flowers[s] = <int>fel[FLOWER] + <int>vts[1]
-        self.discard_lists[s] = None  # count the discard and the help line afresh
-        self.help_lists[s] = None
-        self.encode_help(s)
+        self.encode_help(s, sp)
 
     cdef void encode_piles(self, int s) except *:
         """What an action-phase move that keeps the forest part may change: the draw stack's
         size and the fire fragments held."""
+        sp = self.state.spirit_snapshot(s)
         cdef float* p = &self.flat[s * self.block + self.o_help_elements]
-        p[9] = len(self.decks[s])
-        p[11] = <int>self.frags[s]
+        p[9] = len(<tuple>sp.draw_stack)
+        p[11] = <int>sp.fragments
 
-    cdef void encode_help(self, int s) except *:
+    cdef void encode_help(self, int s, object sp) except *:
         """What a draw-phase move changes: help line, discard, symbols, piles, progress."""
-        state = self.state
         cdef float* blk = &self.flat[s * self.block]
         cdef float* p
         cdef int i, card, net
         p = blk + self.o_help_line
-        helps = self.helps[s]
-        cdef Py_ssize_t size = len(helps), k
-        if (
-            helps is not self.help_lists[s]
-            or size < self.help_lens[s]
-            or self.help_recount >> s & 1
-        ):
-            memset(p, 0, self.n_cards * sizeof(float))
-            for card in helps:
-                p[card] += 1.0
-        else:  # only cards drawn since the last count
-            for k in range(self.help_lens[s], size):
-                card = (<list>helps)[k]
-                p[card] += 1.0
-        self.help_lists[s] = helps
-        self.help_lens[s] = size
-        self.help_recount &= ~(1u << s)
-        discards = self.discards[s]
-        size = len(discards)
-        if discards is not self.discard_lists[s] or size != self.discard_lens[s]:
-            p = blk + self.o_discard
-            memset(p, 0, self.n_cards * sizeof(float))
-            for card in discards:
-                p[card] += 1.0
-            self.discard_lists[s] = discards
-            self.discard_lens[s] = size
+        memset(p, 0, self.n_cards * sizeof(float))
+        for card in <tuple>sp.help_line:
+            p[card] += 1.0
+        discard = <tuple>sp.discard
+        p = blk + self.o_discard
+        memset(p, 0, self.n_cards * sizeof(float))
+        for card in discard:
+            p[card] += 1.0
         p = blk + self.o_help_elements
-        hel = self.hel[s]
+        hel = <tuple>sp.help_elements
         for i in range(5):
             p[i] = <int>hel[i]
-        net = <int>self.net[s]
+        net = sp.solitary
         p[5] = net if net > 0 else 0
         p[6] = -net if net < 0 else 0
-        p[7] = <int>self.drawing[s]
-        p[8] = <int>self.fresh[s]
-        p[9] = len(self.decks[s])  # sizes only: the draw stack's order and contents stay hidden
-        p[10] = size
-        p[11] = <int>self.frags[s]
-        # progress toward 12, as LivingForestGame.counts: different trees, fires, sacred flowers
-        p[12] = self.tree_kinds[s]
-        p[13] = self.fires_kept[s]
-        p[14] = <int>hel[FLOWER] + self.forest_flowers[s]
+        p[7] = <int>sp.drawing
+        p[8] = <int>sp.just_drawn
+        p[9] = len(<tuple>sp.draw_stack)  # sizes only: the draw stack's order stays hidden
+        p[10] = len(discard)
+        p[11] = <int>sp.fragments
+        # progress toward 12: different trees, fires, sacred flowers (the engine's counts)
+        progress = <tuple>sp.progress
+        p[12] = <int>progress[0]
+        p[13] = <int>progress[1]
+        p[14] = <int>progress[2]
 
     cdef void encode_table(self) except *:
-        state = self.state
+        table = self.state.table_snapshot()
         cdef float* t = &self.flat[self.boards_size]
         cdef float* p
-        cdef int i, value, used, phase, kind, victim
+        cdef int i, used, phase, kind, victim
         if self.market_stale:
-            self.encode_market()
+            self.encode_market(table)
         p = t + self.t_supplies
-        p[0] = <int>state.fragment_supply
-        p[1] = <int>state.varan_supply
+        p[0] = <int>table.fragment_supply
+        p[1] = <int>table.varan_supply
         p = t + self.t_phase
         memset(p, 0, (self.size - self.boards_size - self.t_phase) * sizeof(float))
-        phase = state.phase
+        phase = table.phase
         p[phase] = 1.0
         p += 3
-        self.first = state.sacred_tree
+        self.first = table.sacred_tree
         self.acting_phase = phase == LF_ACTIONS
         self.n_victims = 0
         if self.acting_phase:
-            self.cur = state.current_spirit
-            for victim in state.steal_from:
+            self.cur = table.current_spirit
+            for victim in <tuple>table.steal_from:
                 self.victims[self.n_victims] = victim
                 self.n_victims += 1
-        p[0] = <int>state.round
+        p[0] = <int>table.round
         p += 1 + 2 * MAX_SEATS  # sacred_tree and current: written per observer (fixup)
         if phase == LF_ACTIONS:
-            p[0] = <int>state.actions_left
-            used = state.actions_used
+            p[0] = <int>table.actions_left
+            used = table.actions_used
             for i in range(5):
                 p[1 + i] = used >> i & 1
             p += 6
-            p[<int>state.step] = 1.0
+            p[<int>table.step] = 1.0
             p += self.n_sub
-            p[0] = <int>state.bonus_step
-            p[1] = <int>state.spend_left
-            p[2] = <int>state.taken_in_step
+            p[0] = <int>table.bonus_step
+            p[1] = <int>table.spend_left
+            p[2] = <int>table.taken_in_step
             p += 3
-            for kind, _extra in self.pending:
+            for kind, _extra in <tuple>table.bonuses_pending:
                 p[kind] += 1.0
         self.table_stale = False
 
-    cdef void encode_market(self) except *:
+    cdef void encode_market(self, object table) except *:
         """The display, the stacks, the centre fires, the fire and tree supplies, the animals
         taken this round."""
         cdef float* t = &self.flat[self.boards_size]
@@ -737,32 +665,32 @@ cdef class LivingForestKernel(Kernel):
         cdef int i, card, value, total
         p = t + self.t_display
         i = 0
-        for card in self.display:
+        for card in <tuple>table.display:
             if card >= 0:
                 memcpy(p + i * 10, &self.features[card, 0], 10 * sizeof(float))
             else:
                 memset(p + i * 10, 0, 10 * sizeof(float))
             i += 1
         p = t + self.t_stacks
-        for st in self.stacks:
-            p[0] = len(st)
+        for st in <tuple>table.animal_stacks:
+            p[0] = len(<tuple>st)
             p += 1
         p = t + self.t_centre
         memset(p, 0, 4 * sizeof(float))
         total = 0
-        for value in self.centre:
+        for value in <tuple>table.centre_fires:
             p[value - 2] += 1.0
             total += value
         p[3] = total
         p += 4
-        for value in self.fire_supply:
+        for value in <tuple>table.fire_supply:
             p[0] = value
             p += 1
-        for value in self.tree_supply:
+        for value in <tuple>table.tree_supply:
             p[0] = value
             p += 1
         p = t + self.t_taken
-        for value in self.state.taken_this_round:
+        for value in <tuple>table.taken_this_round:
             p[0] = value
             p += 1
         self.market_stale = False

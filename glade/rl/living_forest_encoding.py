@@ -1,4 +1,4 @@
-"""Living Forest as fixed-shape numpy observations, read straight from the engine's public fields.
+"""Living Forest as fixed-shape numpy observations, read from the engine's snapshots.
 
 One float32 vector per seat: one block per spirit (the observer's own first, then the following
 seats in seat order), then the shared table. Seats named inside the shared table (Sacred Tree
@@ -37,6 +37,7 @@ from glade.living_forest.game import (
     STEP_NAMES,
     LivingForestGame,
 )
+from glade.living_forest.snapshot import SpiritSnapshot
 
 from .kernels import compiled_module, use_compiled
 from .spec import ActionRange, Encoder, Layout
@@ -164,6 +165,8 @@ class LivingForestEncoder(Encoder):
         self._help_keys: list[tuple[int, ...] | None] = [None] * self.players
         self._discard_keys: list[tuple[int, ...] | None] = [None] * self.players
         self._display_key: tuple[int, ...] | None = None
+        # (Sacred Tree holder, action phase, acting spirit, spirits to rob) as last encoded
+        self._named: tuple[int, bool, int, tuple[int, ...]] = (0, False, 0, ())
         self.kernel: Any = (
             compiled_module().LivingForestKernel(
                 self, CARD_FEATURES, N_CARDS, N_TREES, len(STEP_NAMES)
@@ -236,103 +239,108 @@ class LivingForestEncoder(Encoder):
         self._phase = state.phase
 
     # ------------------------------------------------------------------ encoding
-    def _encode_help(self, s: int) -> None:
+    def _encode_help(self, s: int, spirit: SpiritSnapshot | None = None) -> None:
         """Re-encode what the draw phase changes: help line, discard, symbols, piles, progress."""
         state = self._state
         assert state is not None
+        sp = state.spirit_snapshot(s) if spirit is None else spirit
         blk = self._blocks[s]
         o = self._s
-        helps = tuple(state.help_lines[s])
+        helps = sp.help_line
         if helps != self._help_keys[s]:
             self._help_keys[s] = helps
             _counts_into(blk[o["help_line"] : o["help_line"] + N_CARDS], helps)
-        discards = tuple(state.discards[s])
+        discards = sp.discard
         if discards != self._discard_keys[s]:
             self._discard_keys[s] = discards
             _counts_into(blk[o["discard"] : o["discard"] + N_CARDS], discards)
-        net = state.solitary[s]
+        net = sp.solitary
         # sizes only: the order and contents of the draw stack stay hidden
         blk[o["help_elements"] :] = [
-            *state.help_elements[s],
+            *sp.help_elements,
             max(net, 0),
             max(-net, 0),
-            state.drawing[s],
-            state.just_drawn[s],
-            len(state.draw_stacks[s]),
+            sp.drawing,
+            sp.just_drawn,
+            len(sp.draw_stack),
             len(discards),
-            state.fragments[s],
-            *state.counts(s),
+            sp.fragments,
+            *sp.progress,
         ]
 
     def _encode_spirit(self, s: int) -> None:
         state = self._state
         assert state is not None
+        sp = state.spirit_snapshot(s)
         blk = self._blocks[s]
         o = self._s
-        forest = tuple(state.forests[s])
+        forest = sp.forest
         if forest != self._forest_keys[s]:  # forests change only when a tree is planted
             self._forest_keys[s] = forest
             cells = blk[o["forest"] : o["forest"] + CELLS * CELL_KINDS]
             cells[:] = 0.0
             kinds = [1 if t == START_TREE else (0 if t < 0 else t + 2) for t in forest]
             cells[self._cell_base + kinds] = 1.0
-        self._encode_help(s)
+        self._encode_help(s, sp)
         rock = [0.0] * 12
-        rock[state.rocks[s]] = 1.0
+        rock[sp.rock] = 1.0
         blk[o["forest_elements"] : o["help_line"]] = [
-            *state.forest_elements[s],
+            *sp.forest_elements,
             *rock,
-            *state.fires_kept[s],
-            *state.victory_tiles[s],
+            *sp.fires_kept,
+            *sp.victory_tiles,
         ]
 
     def _encode_table(self) -> None:
         state = self._state
         assert state is not None
+        table = state.table_snapshot()
         t = self._table
         o = self._t
-        display = tuple(state.display)
+        display = table.display
         if display != self._display_key:
             self._display_key = display
             slots = t[o["display"] : o["display"] + 12 * SLOT_FEATURES].reshape(12, SLOT_FEATURES)
             for i, card in enumerate(display):
                 slots[i] = CARD_FEATURES[card] if card >= 0 else 0.0
-        centre = [0.0, 0.0, 0.0, float(sum(state.centre_fires))]
-        for value in state.centre_fires:
+        centre = [0.0, 0.0, 0.0, float(sum(table.centre_fires))]
+        for value in table.centre_fires:
             centre[value - 2] += 1.0
         phase = [0.0, 0.0, 0.0]
-        phase[state.phase] = 1.0
+        phase[table.phase] = 1.0
         seats = [0.0] * MAX_SEATS
-        acting = state.phase == ACTIONS
-        used = state.actions_used if acting else 0
+        acting = table.phase == ACTIONS
+        used = table.actions_used if acting else 0
         step = [0.0] * len(STEP_NAMES)
         pending = [0.0] * 4
         if acting:
-            step[state.step] = 1.0
-            for kind, _extra in state.bonuses_pending:
+            step[table.step] = 1.0
+            for kind, _extra in table.bonuses_pending:
                 pending[kind] += 1.0
         # every segment from "stacks" to "victims", in layout order (seat-relative ones are 0 here)
         t[o["stacks"] : o["victims"] + MAX_SEATS] = [
-            *(len(st) for st in state.animal_stacks),
+            *(len(st) for st in table.animal_stacks),
             *centre,
-            *state.fire_supply,
-            *state.tree_supply,
-            state.fragment_supply,
-            state.varan_supply,
-            *state.taken_this_round,
+            *table.fire_supply,
+            *table.tree_supply,
+            table.fragment_supply,
+            table.varan_supply,
+            *table.taken_this_round,
             *phase,
-            state.round,
+            table.round,
             *seats,
             *seats,
-            state.actions_left if acting else 0,
+            table.actions_left if acting else 0,
             *(used >> k & 1 for k in range(5)),
             *step,
-            state.bonus_step if acting else 0,
-            state.spend_left if acting else 0,
-            state.taken_in_step if acting else 0,
+            table.bonus_step if acting else 0,
+            table.spend_left if acting else 0,
+            table.taken_in_step if acting else 0,
             *pending,
             *seats,
         ]
+        # the seats the table names, counted from each observer in observe()
+        self._named = (table.sacred_tree, acting, table.current_spirit, table.steal_from)
         self._table_stale = False
 
     def observe(self, seat: int, out: np.ndarray | None = None) -> np.ndarray:
@@ -362,10 +370,11 @@ class LivingForestEncoder(Encoder):
         base = self.boards_size
         n = self.players
         o = self._t
-        out[base + o["sacred_tree"] + (state.sacred_tree - seat) % n] = 1.0
-        if state.phase == ACTIONS:
-            out[base + o["current"] + (state.current_spirit - seat) % n] = 1.0
-            for victim in state.steal_from:
+        sacred, acting, current, victims = self._named
+        out[base + o["sacred_tree"] + (sacred - seat) % n] = 1.0
+        if acting:
+            out[base + o["current"] + (current - seat) % n] = 1.0
+            for victim in victims:
                 out[base + o["victims"] + (victim - seat) % n] = 1.0
         return out
 

@@ -15,11 +15,12 @@ def reorder_hidden(game: LivingForestGame, seed: int, seed_shift: int = 1) -> Li
     rng = random.Random(seed)
     other.seed = game.seed + seed_shift
     known = game.known_on_top()
-    for pile, top in zip(other.draw_stacks, known, strict=True):
-        cut = len(pile) - min(top, len(pile))
-        hidden = pile[:cut]
-        rng.shuffle(hidden)
-        pile[:cut] = hidden
-    for stack in other.animal_stacks:
-        rng.shuffle(stack)
+    with other.edit() as state:
+        for pile, top in zip(state.draw_stacks, known, strict=True):
+            cut = len(pile) - min(top, len(pile))
+            hidden = pile[:cut]
+            rng.shuffle(hidden)
+            pile[:cut] = hidden
+        for stack in state.animal_stacks:
+            rng.shuffle(stack)
     return other

@@ -8,7 +8,7 @@ import glade
 from glade.bots import Budget
 from glade.bots.hint import hint
 from glade.harmonies.game import HarmoniesGame
-from glade.living_forest.game import ACTIONS
+from glade.living_forest.game import ACTIONS, LivingForestGame
 
 
 def test_a_hint_ignores_the_pouch_deck_and_others_spirit_offers() -> None:
@@ -29,10 +29,12 @@ def test_a_hint_ignores_the_pouch_deck_and_others_spirit_offers() -> None:
 
 def test_a_living_forest_hint_ignores_the_order_of_draw_stacks() -> None:
     state = glade.new_game("living-forest", seed=8, players=2)
+    assert isinstance(state, LivingForestGame)
     twin = state.copy()
-    random.Random(2).shuffle(twin.draw_stacks[1])  # the other spirit's draw stack, in another order
-    random.Random(3).shuffle(twin.draw_stacks[0])  # and one's own: nobody knows its order
-    assert twin.draw_stacks != state.draw_stacks
+    with twin.edit() as st:
+        random.Random(2).shuffle(st.draw_stacks[1])  # the other spirit's, in another order
+        random.Random(3).shuffle(st.draw_stacks[0])  # and one's own: nobody knows its order
+    assert twin.snapshot().spirits != state.snapshot().spirits
     budget = Budget(iterations=12)
     assert hint(state, 0, budget, seed=5) == hint(twin, 0, budget, seed=5)
 
@@ -53,14 +55,16 @@ def test_living_forest_greedy_ignores_the_order_of_hidden_stacks() -> None:
         if not state.to_act or len(state.legal_action_ids(state.to_act[0])) < 3:
             continue
         seat = state.to_act[0]
+        assert isinstance(state, LivingForestGame)
         twin = state.copy()
         known = state.known_on_top()
-        for s, pile in enumerate(twin.draw_stacks):
-            hidden = pile[: len(pile) - min(known[s], len(pile))]
-            random.Random(seed).shuffle(hidden)
-            pile[: len(hidden)] = hidden
-        for stack in twin.animal_stacks:
-            random.Random(seed + 1).shuffle(stack)
+        with twin.edit() as st:
+            for s, pile in enumerate(st.draw_stacks):
+                hidden = pile[: len(pile) - min(known[s], len(pile))]
+                random.Random(seed).shuffle(hidden)
+                pile[: len(hidden)] = hidden
+            for stack in st.animal_stacks:
+                random.Random(seed + 1).shuffle(stack)
         a = make_bot("greedy", "living-forest", seed=7).choose(state, seat)
         b = make_bot("greedy", "living-forest", seed=7).choose(twin, seat)
         assert a == b, seed

@@ -35,7 +35,7 @@ def _play_until(seed: int, wanted: str, skip: int = 0) -> LivingForestGame:
         ids = game.legal_action_ids(seat)
         if len(ids) > 1:
             if game.phase == DRAW:
-                kind = "risky" if game.solitary[seat] > SAFE_NET else "safe"
+                kind = "risky" if game.spirit_snapshot(seat).solitary > SAFE_NET else "safe"
             else:
                 kind = "action"
             if kind == wanted:
@@ -75,7 +75,7 @@ def test_the_search_never_reads_the_hidden_order() -> None:
     for wanted, skip in (("risky", 1), ("risky", 6), ("action", 2), ("action", 15)):
         game = _play_until(9, wanted, skip)
         twin = reorder_hidden(game, skip, seed_shift=17)
-        assert twin.draw_stacks != game.draw_stacks or twin.animal_stacks != game.animal_stacks
+        assert twin.snapshot() != game.snapshot()
         seat = game.to_act[0]
         a = MCTSBot(seed=2).search(game, seat, Budget(iterations=4))
         b = MCTSBot(seed=2).search(twin, seat, Budget(iterations=4))
@@ -131,7 +131,7 @@ def test_play_outs_stop_at_the_horizon_or_the_end() -> None:
     assert sim.is_over or (sim.round == game.round + 1 and sim.phase == DRAW)
     sim = game.copy()
     play_out(sim, policy, 10_000)
-    assert sim.is_over and sim.winners
+    assert sim.is_over and sim.snapshot().winners
     assert game.phase == ACTIONS  # the searched state itself is never touched
 
 

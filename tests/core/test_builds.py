@@ -190,3 +190,25 @@ def test_version_and_bench_say_which_build_runs() -> None:
         )
         == f"plain source ({compiled.ENV} is set)"
     )
+
+
+def test_make_compiles_an_edited_module_again() -> None:
+    """The Makefile's install stamp (the editable install, which compiles) depends on the source
+    of every compiled module and on their list, so `make` compiles an edited one again rather
+    than leave it to run as plain source."""
+    proc = subprocess.run(
+        ["make", "--print-data-base", "--question", ".venv/.installed-dev"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    rules = [line for line in proc.stdout.splitlines() if line.startswith(".venv/.installed-dev:")]
+    assert len(rules) == 1, proc.stdout[-2000:] + proc.stderr
+    needs = set(rules[0].split(":", 1)[1].split("|")[0].split())
+    sources = {
+        compiled.source_path(m, ROOT / "glade").relative_to(ROOT).as_posix()
+        for m in compiled.MODULES
+    }
+    assert len(sources) == len(compiled.MODULES) > 20
+    assert sources | {"glade/core/compiled.py", "glade/rl/_kernels.pyx"} <= needs

@@ -15,9 +15,17 @@ from glade.living_forest.data import (
     VARAN_COUNT,
 )
 from glade.living_forest.game import DRAW, START_TREE, LivingForestGame
+from glade.living_forest.state import ForestState
 
 STARTSET = frozenset(range(NUM_STARTING))
 COIN = CARDS.coin
+
+
+def state_of(g: LivingForestGame) -> ForestState:
+    """The game's own state record, for tests of the rules modules (which work on it): read
+    it, and change it only to construct a position (as ``edit`` does)."""
+    with g.edit() as state:
+        return state
 
 
 def fresh(players: int = 2, seed: int = 1) -> LivingForestGame:
@@ -30,16 +38,21 @@ def check_invariants(game: Game) -> None:
     """Conservation of every component and the limits of the board (cheap: runs every action)."""
     assert isinstance(game, LivingForestGame)
     g = game
+    st = state_of(g)
     n = g.num_players
-    animals = {c for c in g.display if c >= 0}
+    animals = {c for c in st.display if c >= 0}
     count = len(animals)
-    for st in g.animal_stacks:
-        animals.update(st)
-        count += len(st)
+    for stack in st.animal_stacks:
+        animals.update(stack)
+        count += len(stack)
     varans = 0
     coin = COIN.__getitem__
     for s in range(n):
-        deck, help_line, discard = g.draw_stacks[s], g.help_lines[s], g.discards[s]
+        deck, help_line, discard = (
+            st.draw_stacks[s],
+            st.help_lines[s],
+            st.discards[s],
+        )
         size = len(deck) + len(help_line) + len(discard)
         k = deck.count(VARAN) + help_line.count(VARAN) + discard.count(VARAN)
         varans += k
@@ -52,29 +65,29 @@ def check_invariants(game: Game) -> None:
         distinct.discard(VARAN)
         animals |= distinct
         count += len(distinct)
-        assert g.solitary[s] == sum(map(coin, help_line)) <= 3, "stale solitary count"
+        assert st.solitary[s] == sum(map(coin, help_line)) <= 3, "stale solitary count"
     # every guardian animal is in exactly one place
     assert count == 51 == len(animals), "a guardian animal was lost or doubled"
-    assert varans + g.varan_supply == VARAN_COUNT and g.varan_supply >= 0
-    assert len(g.centre_fires) <= CENTRE_CAP
-    assert sum(map(sum, g.victory_tiles)) == 3 * n and min(map(min, g.victory_tiles)) >= 0
+    assert varans + st.varan_supply == VARAN_COUNT and st.varan_supply >= 0
+    assert len(st.centre_fires) <= CENTRE_CAP
+    assert sum(map(sum, st.victory_tiles)) == 3 * n and min(map(min, st.victory_tiles)) >= 0
     planted = [0] * 13
-    for f in g.forests:
+    for f in st.forests:
         assert f[7] == START_TREE
         for t in f:
             if t >= 0:
                 planted[t] += 1
     assert planted[START_TREE] == n
     copies = TREES.copies[n]
-    supply = g.tree_supply
+    supply = st.tree_supply
     for t in range(12):
         assert planted[t] + supply[t] == copies[t], f"tree {t} is not conserved"
-    assert g.fragment_supply + sum(g.fragments) == FRAGMENT_COUNT and g.fragment_supply >= 0
-    assert min(g.fragments) >= 0
-    centre = g.centre_fires
+    assert st.fragment_supply + sum(st.fragments) == FRAGMENT_COUNT and st.fragment_supply >= 0
+    assert min(st.fragments) >= 0
+    centre = st.centre_fires
     for v in range(3):
-        held = sum(f[v] for f in g.fires_kept) + centre.count(v + 2)
-        assert held + g.fire_supply[v] == FIRES_PER_VALUE
+        held = sum(f[v] for f in st.fires_kept) + centre.count(v + 2)
+        assert held + st.fire_supply[v] == FIRES_PER_VALUE
     if g.phase == DRAW:
         assert g.to_act, "nobody can act in the draw phase"
 
@@ -90,26 +103,29 @@ def set_help(g: LivingForestGame, seat: int, names: list[str]) -> None:
     from glade.living_forest.data import ELEMENTS
 
     ids = [card(x) for x in names]
-    for c in g.help_lines[seat]:
-        g.draw_stacks[seat].append(c)
-    g.help_lines[seat] = []
-    for c in ids:
-        for pile in (g.draw_stacks[seat], g.discards[seat]):
-            if c in pile:
-                pile.remove(c)
-                break
-        else:
-            if c == VARAN:
-                poke(g, varan_supply=g.varan_supply - 1)
-            elif c in g.display:
-                g.display[g.display.index(c)] = -1
+    with g.edit() as st:
+        for c in st.help_lines[seat]:
+            st.draw_stacks[seat].append(c)
+        st.help_lines[seat] = []
+        for c in ids:
+            for pile in (st.draw_stacks[seat], st.discards[seat]):
+                if c in pile:
+                    pile.remove(c)
+                    break
             else:
-                for st in g.animal_stacks:
-                    if c in st:
-                        st.remove(c)
-        g.help_lines[seat].append(c)
-    g.help_elements[seat] = [sum(CARDS.elements[c][e] for c in ids) for e in range(len(ELEMENTS))]
-    g.solitary[seat] = sum(COIN[c] for c in ids)
+                if c == VARAN:
+                    st.varan_supply -= 1
+                elif c in st.display:
+                    st.display[st.display.index(c)] = -1
+                else:
+                    for stack in st.animal_stacks:
+                        if c in stack:
+                            stack.remove(c)
+            st.help_lines[seat].append(c)
+        st.help_elements[seat] = [
+            sum(CARDS.elements[c][e] for c in ids) for e in range(len(ELEMENTS))
+        ]
+        st.solitary[seat] = sum(COIN[c] for c in ids)
 
 
 def start_actions(g: LivingForestGame, helps: dict[int, list[str]] | None = None) -> None:
@@ -117,10 +133,11 @@ def start_actions(g: LivingForestGame, helps: dict[int, list[str]] | None = None
     given no help line draws one card first (a spirit may not stop with an empty help line)."""
     for s, names in (helps or {}).items():
         set_help(g, s, names)
+    st = state_of(g)
     for s in range(g.num_players):
-        if g.drawing[s] and not g.help_lines[s]:
+        if st.drawing[s] and not st.help_lines[s]:
             g.apply(s, {"type": "draw"})
-        if g.drawing[s]:
+        if st.drawing[s]:
             g.apply(s, {"type": "stop"})
     assert g.phase == 1
 
@@ -141,13 +158,14 @@ def plant_direct(g: LivingForestGame, seat: int, tree: str, row: int, column: in
     from glade.living_forest.data import BOARD, TREE_BY_ID
 
     t = TREE_BY_ID[tree]
-    forest = g.forests[seat]
+    st = state_of(g)
+    forest = st.forests[seat]
     cell = row * 5 + column
     assert forest[cell] == -1
     before = [cells for cells, _, _ in BOARD.lines if all(forest[c] != -1 for c in cells)]
     forest[cell] = t
-    g.tree_supply[t] -= 1
-    elements = g.forest_elements[seat]
+    st.tree_supply[t] -= 1
+    elements = st.forest_elements[seat]
     for e, v in enumerate(TREES.elements[t]):
         elements[e] += v
     for cells, e, v in BOARD.lines:

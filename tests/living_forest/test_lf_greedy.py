@@ -2,6 +2,8 @@
 
 import random
 
+from lf_helpers import state_of
+
 import glade
 from glade.bots import make_bot
 from glade.living_forest.game import LivingForestGame
@@ -42,9 +44,9 @@ def test_greedy_choice_ignores_hidden_orders() -> None:
     while not g.is_over and checked < 60:
         seat = g.to_act[0]
         twin = g.copy()
-        for pile in twin.draw_stacks:
+        for pile in state_of(twin).draw_stacks:
             rng.shuffle(pile)
-        for stack in twin.animal_stacks:
+        for stack in state_of(twin).animal_stacks:
             rng.shuffle(stack)
         a = make_bot("greedy", "living-forest", seed=5).choose(g, seat)
         b = make_bot("greedy", "living-forest", seed=5).choose(twin, seat)

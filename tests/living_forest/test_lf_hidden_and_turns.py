@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from lf_helpers import card, check_invariants, fresh, start_actions
+from lf_helpers import card, check_invariants, fresh, start_actions, state_of
 
 from glade.core import Action
 from glade.core.errors import IllegalAction
@@ -26,11 +26,11 @@ def _midgame(players: int, seed: int, steps: int) -> LivingForestGame:
 
 def _public(g: LivingForestGame) -> tuple[object, ...]:
     return (
-        [sorted(p) for p in g.draw_stacks],
-        [sorted(s) for s in g.animal_stacks],
+        [sorted(p) for p in state_of(g).draw_stacks],
+        [sorted(s) for s in state_of(g).animal_stacks],
         [
             p[len(p) - min(k, len(p)) :]
-            for p, k in zip(g.draw_stacks, g.known_on_top(), strict=True)
+            for p, k in zip(state_of(g).draw_stacks, g.known_on_top(), strict=True)
         ],
     )
 
@@ -60,12 +60,12 @@ def test_resample_hidden_depends_only_on_public_information_and_the_rng() -> Non
         twin = g.copy()  # the same game with other hidden orders and another seed
         twin.seed += 1
         shuffle = random.Random(seed).shuffle
-        for pile, top in zip(twin.draw_stacks, g.known_on_top(), strict=True):
+        for pile, top in zip(state_of(twin).draw_stacks, g.known_on_top(), strict=True):
             cut = len(pile) - min(top, len(pile))
             hidden = pile[:cut]
             shuffle(hidden)
             pile[:cut] = hidden
-        for stack in twin.animal_stacks:
+        for stack in state_of(twin).animal_stacks:
             shuffle(stack)
         assert twin.fingerprint() != g.fingerprint()
         a = g.resample_hidden(0, random.Random(9))
@@ -78,14 +78,14 @@ def test_resample_hidden_depends_only_on_public_information_and_the_rng() -> Non
 def test_attracted_animals_stay_on_top_in_the_sample() -> None:
     g = fresh()
     start_actions(g)
-    g.help_elements[0][0] = 40  # sun enough for any animal
+    state_of(g).help_elements[0][0] = 40  # sun enough for any animal
     g.apply(0, {"type": "choose_action", "action": "attract"})
     g.apply(0, {"type": "pick_card", "level": 1, "slot": 0})
     g.apply(0, {"type": "pick_card", "level": 2, "slot": 1})
-    top = g.draw_stacks[0][-2:]
+    top = state_of(g).draw_stacks[0][-2:]
     assert g.known_on_top() == [2, 0]
     for k in range(5):
-        assert g.resample_hidden(1, random.Random(k)).draw_stacks[0][-2:] == top
+        assert state_of(g.resample_hidden(1, random.Random(k))).draw_stacks[0][-2:] == top
 
 
 def test_resample_hidden_refuses_an_unknown_seat() -> None:
@@ -111,10 +111,10 @@ def test_a_forced_stop_leaves_to_act() -> None:
 
     g = fresh(seed=5)
     set_help(g, 0, ["Bear", "Beetle"])
-    g.draw_stacks[0].remove(card("Lynx"))
-    g.draw_stacks[0].append(card("Lynx"))  # the third solitary symbol comes next
+    state_of(g).draw_stacks[0].remove(card("Lynx"))
+    state_of(g).draw_stacks[0].append(card("Lynx"))  # the third solitary symbol comes next
     g.apply(0, {"type": "draw"})
-    assert not g.drawing[0] and not g.can_undo(0)
+    assert not state_of(g).drawing[0] and not g.can_undo(0)
     assert g.to_act == (1,)
     assert g.legal_actions(0) == []
 
@@ -151,31 +151,34 @@ def test_a_corner_attract_must_be_carried_out_but_may_stop_after_one_pick() -> N
     start_actions(g)
     plant_direct(g, 0, "T3a", 0, 2)  # +1 sun
     plant_direct(g, 0, "T3b", 0, 1)
-    g.help_elements[0][:] = [0, 0, 3, 0, 0]  # plant 3
+    state_of(g).help_elements[0][:] = [0, 0, 3, 0, 0]  # plant 3
     g.apply(0, {"type": "choose_action", "action": "plant"})
     g.apply(0, {"type": "plant", "tree": "T3a", "row": 0, "column": 0})  # the attract corner
-    assert g.bonus_step and g.spend_left == 2 + 3  # the trees' sun and the corner's +3
+    assert (
+        state_of(g).bonus_step and state_of(g).spend_left == 2 + 3
+    )  # the trees' sun and the corner's +3
     assert A_DONE not in g.legal_action_ids(0)
     with pytest.raises(IllegalAction) as err:
         g.apply(0, {"type": "done"})
     assert err.value.code == "bonus.attract"
     slot = min(
-        (i for i, c in enumerate(g.display) if c >= 0), key=lambda i: CARDS.cost[g.display[i]]
+        (i for i, c in enumerate(state_of(g).display) if c >= 0),
+        key=lambda i: CARDS.cost[state_of(g).display[i]],
     )
     g.apply_action_id(0, 10 + slot)
     if g.step != S_CHOOSE:  # something else fits: the bonus may stop now
         assert A_DONE in g.legal_action_ids(0)
         g.apply(0, {"type": "done"})
-    assert g.step == S_CHOOSE and g.actions_left == 1
+    assert g.step == S_CHOOSE and state_of(g).actions_left == 1
 
 
 def test_a_bonus_that_can_do_nothing_is_skipped() -> None:
     g = fresh()
     start_actions(g)
-    g.centre_fires[:] = [4]  # too big for the landing rock's extinguish
-    g.fire_supply[0] += 1
-    g.rocks[0] = 2
-    g.help_elements[0][:] = [0, 1, 0, 2, 0]  # 2 spiral, 1 water
+    state_of(g).centre_fires[:] = [4]  # too big for the landing rock's extinguish
+    state_of(g).fire_supply[0] += 1
+    state_of(g).rocks[0] = 2
+    state_of(g).help_elements[0][:] = [0, 1, 0, 2, 0]  # 2 spiral, 1 water
     g.apply(0, {"type": "choose_action", "action": "move"})
     g.apply(0, {"type": "move", "steps": 2})  # lands on rock 4, an extinguish rock
-    assert g.rocks[0] == 4 and g.step == S_CHOOSE and g.actions_left == 1
+    assert state_of(g).rocks[0] == 4 and g.step == S_CHOOSE and state_of(g).actions_left == 1

@@ -7,15 +7,10 @@ from __future__ import annotations
 import random
 
 import pytest
-from lf_helpers import fresh
+from lf_helpers import fresh, state_of
 
 from glade.living_forest import choose, draw, rules
-from glade.living_forest.game import ACTIONS, DRAW, S_CHOOSE, LivingForestGame
-
-
-def _state(g: LivingForestGame):  # type: ignore[no-untyped-def]
-    with g.edit() as state:  # (read only here: the editor hands out the state itself)
-        return state
+from glade.living_forest.game import ACTIONS, DRAW, S_CHOOSE
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -23,7 +18,7 @@ def test_the_legal_list_is_what_the_one_check_allows(players: int) -> None:
     fast_draw = fast_choose = 0
     for seed in range(4):
         g = fresh(players, seed=100 + seed)
-        state = _state(g)
+        state = state_of(g)
         rng = random.Random(seed)
         size = len(g.action_table())
         while not g.is_over:
@@ -50,7 +45,7 @@ def test_the_legal_list_is_what_the_one_check_allows(players: int) -> None:
 
 def test_why_illegal_words_the_one_check() -> None:
     g = fresh(3, seed=5)
-    state = _state(g)
+    state = state_of(g)
     rng = random.Random(5)
     size = len(g.action_table())
     for _ in range(300):

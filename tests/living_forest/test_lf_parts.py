@@ -7,8 +7,10 @@ import random
 from typing import Any
 
 import pytest
-from lf_helpers import fresh, plant_direct, start_actions
+from lf_helpers import fresh, plant_direct, start_actions, state_of
 
+from glade.living_forest import score
+from glade.living_forest.data import EMPTY, START_CELL, START_TREE, TREES
 from glade.living_forest.game import OVER, LivingForestGame
 
 CATEGORIES = ("trees", "fires", "flowers")
@@ -53,6 +55,39 @@ def test_the_parts_sum_to_the_counts_in_random_games(players: int) -> None:
         for s, entry in enumerate(result["breakdown"]):
             _check(entry["parts"], entry)
             assert entry["total"] == result["scores"][s] == sum(g.counts(s))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_fused_counts_are_the_parts_summed(players: int) -> None:
+    """``score.counts`` (one pass, no parts made) equals ``score.counts_plain`` (the points of
+    the parts per category) at every position of random games, and on random forests, tiles
+    and help lines constructed by hand (lines completed, tree types repeated, no start tree)."""
+    rng = random.Random(players)
+    for seed in range(4):
+        g = fresh(players, seed=seed)
+        state = state_of(g)
+        while not g.is_over:
+            for s in range(players):
+                assert score.counts(state, s) == score.counts_plain(state, s)
+            seat = g.to_act[0]
+            g.apply_action_id(seat, rng.choice(g.legal_action_ids(seat)))
+    for _ in range(300):
+        g = fresh(players, seed=rng.randrange(100))
+        with g.edit() as state:
+            for s in range(players):
+                full = rng.random()
+                forest = [
+                    rng.randrange(len(TREES.ids)) if rng.random() < full else EMPTY
+                    for _ in range(15)
+                ]
+                forest[START_CELL] = START_TREE if rng.random() < 0.9 else EMPTY
+                state.forests[s] = forest
+                state.fires_kept[s] = [rng.randrange(4) for _ in range(3)]
+                state.victory_tiles[s] = [rng.randrange(3) for _ in range(3)]
+                state.help_elements[s][4] = rng.randrange(5)
+            state.help_lines = [[] for _ in range(players)]
+        for s in range(players):
+            assert score.counts(state, s) == score.counts_plain(state, s)
 
 
 def _parts(g: LivingForestGame, seat: int, what: str) -> list[dict[str, Any]]:

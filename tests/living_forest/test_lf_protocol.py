@@ -3,7 +3,7 @@
 import random
 
 import pytest
-from lf_helpers import check_invariants, fresh, start_actions
+from lf_helpers import check_invariants, fresh, start_actions, state_of
 
 import glade
 from glade.core.actions import Action
@@ -150,7 +150,7 @@ def test_fragment_use_is_not_undoable() -> None:
 def test_view_hides_draw_stack_order() -> None:
     g = fresh(seed=2)
     h = g.copy()
-    h.draw_stacks[0] = list(reversed(h.draw_stacks[0]))
+    state_of(h).draw_stacks[0] = list(reversed(state_of(h).draw_stacks[0]))
     for seat in (0, 1, None):
         assert g.view(seat) == h.view(seat)
     v = g.view(0)
@@ -184,9 +184,9 @@ def test_view_contents() -> None:
 
 def test_log_records_what_draws_revealed() -> None:
     g = fresh(seed=6)
-    top = g.draw_stacks[0][-1]
+    top = state_of(g).draw_stacks[0][-1]
     g.apply(0, {"type": "draw"})
-    assert g.help_lines[0] == [top]
+    assert state_of(g).help_lines[0] == [top]
     log = g.log_json(1)
     assert log[0] == {
         "seat": 0,
@@ -212,11 +212,11 @@ def test_round_end_logs_the_refill_and_cannot_be_undone() -> None:
     g = fresh(seed=6)
     start_actions(g)
     g.apply(0, {"type": "end_actions"})
-    g.draw_stacks[0].append(g.display[0])  # as if spirit 0 had attracted it
-    g.display[0] = -1
+    state_of(g).draw_stacks[0].append(state_of(g).display[0])  # as if spirit 0 had attracted it
+    state_of(g).display[0] = -1
     g.apply(1, {"type": "end_actions"})
     assert g.phase == 0 and not g.can_undo(1)
     entry = g.log_json(None)[-1]
     assert entry["seat"] == 1 and entry["action"] == {"type": "end_actions"}
-    assert entry["chance"] == {"revealed": [CARDS.names[g.display[0]]]}
+    assert entry["chance"] == {"revealed": [CARDS.names[state_of(g).display[0]]]}
     check_invariants(g)

@@ -5,7 +5,7 @@ import json
 from importlib import resources
 
 import pytest
-from lf_helpers import check_invariants, fresh
+from lf_helpers import check_invariants, fresh, state_of
 
 import glade
 from glade.core.errors import BadInput
@@ -17,23 +17,23 @@ from glade.living_forest import data
 )
 def test_setup_per_player_count(players: int, trees: int, rocks: list[int]) -> None:
     g = fresh(players, seed=5)
-    assert sum(g.tree_supply) == trees
-    assert g.rocks == rocks
-    assert g.centre_fires == [2]
-    assert [len(st) for st in g.animal_stacks] == [19, 12, 8]
-    assert all(c >= 0 for c in g.display) and len(g.display) == 12
-    assert [g.display[i] in data.LEVEL_RANGES[i // 4] for i in range(12)] == [True] * 12
-    assert all(sorted(d) == list(range(14)) for d in g.draw_stacks)
-    assert g.fragment_supply == 20 and g.varan_supply == 23
-    assert g.victory_tiles == [[1, 1, 1]] * players
+    assert sum(state_of(g).tree_supply) == trees
+    assert state_of(g).rocks == rocks
+    assert state_of(g).centre_fires == [2]
+    assert [len(st) for st in state_of(g).animal_stacks] == [19, 12, 8]
+    assert all(c >= 0 for c in state_of(g).display) and len(state_of(g).display) == 12
+    assert [state_of(g).display[i] in data.LEVEL_RANGES[i // 4] for i in range(12)] == [True] * 12
+    assert all(sorted(d) == list(range(14)) for d in state_of(g).draw_stacks)
+    assert state_of(g).fragment_supply == 20 and state_of(g).varan_supply == 23
+    assert state_of(g).victory_tiles == [[1, 1, 1]] * players
     assert g.to_act == tuple(range(players))
-    assert all(f[7] == 12 and f.count(-1) == 14 for f in g.forests)
+    assert all(f[7] == 12 and f.count(-1) == 14 for f in state_of(g).forests)
     check_invariants(g)
 
 
 def test_each_spirit_shuffles_its_own_deck() -> None:
     g = fresh(4, seed=11)
-    assert len({tuple(d) for d in g.draw_stacks}) == 4
+    assert len({tuple(d) for d in state_of(g).draw_stacks}) == 4
     assert fresh(4, seed=11).to_json() == g.to_json()
     assert fresh(4, seed=12).to_json() != g.to_json()
 

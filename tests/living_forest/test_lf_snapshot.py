@@ -8,16 +8,21 @@ import random
 import pytest
 from lf_helpers import fresh
 
-from glade.living_forest import ForestSnapshot, SpiritSnapshot
+from glade.core.errors import IllegalAction
+from glade.living_forest import ForestSnapshot, SpiritSnapshot, TableSnapshot
 from glade.living_forest.game import DRAW
+from glade.living_forest.snapshot import Snapshot
 
 
 def _deep_tuples(value: object) -> bool:
-    if isinstance(value, list | dict | set):
-        return False
+    """Whether ``value`` holds nothing mutable: ints, bools, tuples and snapshots of those."""
+    if isinstance(value, Snapshot):
+        return len(value.names()) == len(value.values()) and all(
+            _deep_tuples(v) for v in value.values()
+        )
     if isinstance(value, tuple):
         return all(_deep_tuples(v) for v in value)
-    return True
+    return isinstance(value, int)
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -28,6 +33,11 @@ def test_the_snapshot_says_what_the_save_and_the_view_say(players: int) -> None:
     while not g.is_over and steps < 700:
         snap = g.snapshot()
         assert isinstance(snap, ForestSnapshot) and _deep_tuples(snap)
+        table = g.table_snapshot()
+        assert isinstance(table, TableSnapshot) and not isinstance(table, ForestSnapshot)
+        assert table.values() == snap.values()[:-1] and table.names() == snap.names()[:-1]
+        assert snap.names()[-1] == "spirits"
+        assert all(g.spirit_snapshot(s) == sp for s, sp in enumerate(snap.spirits))
         save = g.to_json()
         view = g.view(None)
         assert (snap.players, snap.round, snap.to_act) == (players, save["round"], g.to_act)
@@ -72,3 +82,21 @@ def test_a_snapshot_stays_as_it_was() -> None:
     assert first == fresh(2, seed=3).snapshot()
     with pytest.raises(AttributeError):
         first.round = 5  # type: ignore[misc]
+
+
+def test_the_records_are_read_only_and_compare_by_value() -> None:
+    g = fresh(3, seed=4)
+    snap, table, spirit = g.snapshot(), g.table_snapshot(), g.spirit_snapshot(1)
+    for record, name in ((snap, "spirits"), (table, "round"), (spirit, "forest")):
+        with pytest.raises(AttributeError, match="read-only"):
+            setattr(record, name, 0)
+        with pytest.raises(AttributeError, match="read-only"):
+            delattr(record, name)
+        assert getattr(record, name) == record.values()[record.names().index(name)]
+    assert spirit == fresh(3, seed=4).spirit_snapshot(1) != g.spirit_snapshot(0)
+    assert hash(table) == hash(fresh(3, seed=4).table_snapshot())
+    assert table != snap  # a table is not the whole game, though the fields it has agree
+    assert repr(spirit).startswith("SpiritSnapshot(seat=1, draw_stack=(")
+    for seat in (3, -1, True, "0"):
+        with pytest.raises(IllegalAction):
+            g.spirit_snapshot(seat)  # type: ignore[arg-type]

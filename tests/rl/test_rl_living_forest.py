@@ -12,6 +12,7 @@ from rl_support import check_masks_against_engine
 import glade
 from glade import IllegalAction
 from glade.core import BadInput
+from glade.living_forest.game import LivingForestGame
 from glade.rl import VectorGames, living_forest_v0, rollouts
 from glade.rl.living_forest_encoding import LivingForestEncoder
 
@@ -61,13 +62,17 @@ def test_incremental_encoding_equals_a_fresh_one_and_stays_in_bounds(players: in
 
 def test_observation_shows_nothing_hidden_and_counts_seats_from_the_observer() -> None:
     game = glade.new_game("living-forest", seed=31, players=3)
+    assert isinstance(game, LivingForestGame)
     twin = game.copy()
     rng = random.Random(5)
-    for deck in twin.draw_stacks:
-        rng.shuffle(deck)
-    for stack in twin.animal_stacks:
-        rng.shuffle(stack)
-    assert twin.draw_stacks != game.draw_stacks and twin.animal_stacks != game.animal_stacks
+    with twin.edit() as state:
+        for deck in state.draw_stacks:
+            rng.shuffle(deck)
+        for stack in state.animal_stacks:
+            rng.shuffle(stack)
+    snap, twin_snap = game.snapshot(), twin.snapshot()
+    assert [sp.draw_stack for sp in snap.spirits] != [sp.draw_stack for sp in twin_snap.spirits]
+    assert snap.animal_stacks != twin_snap.animal_stacks
     a, b = LivingForestEncoder(3), LivingForestEncoder(3)
     a.reset(game)
     b.reset(twin)
@@ -76,9 +81,9 @@ def test_observation_shows_nothing_hidden_and_counts_seats_from_the_observer() -
     tree = a.segment("sacred_tree")
     for seat in range(3):
         one_hot = a.observe(seat)[tree.start : tree.stop]
-        assert one_hot.tolist()[(game.sacred_tree - seat) % 3] == 1.0 and one_hot.sum() == 1
+        assert one_hot.tolist()[(snap.sacred_tree - seat) % 3] == 1.0 and one_hot.sum() == 1
     rock = a.segment("spirit[me].rock")
-    assert a.observe(1)[rock.start : rock.stop].argmax() == game.rocks[1]
+    assert a.observe(1)[rock.start : rock.stop].argmax() == snap.spirits[1].rock
 
 
 def test_illegal_actions_are_refused_and_rewards_come_at_the_end() -> None:
@@ -127,6 +132,7 @@ def test_runner_and_rollouts_play_living_forest() -> None:
 def test_the_encoding_reads_each_spirit_as_documented() -> None:
     rng = random.Random(9)
     game = glade.new_game("living-forest", seed=19, players=3)
+    assert isinstance(game, LivingForestGame)
     enc = LivingForestEncoder(3)
     enc.reset(game)
     while game.round < 4 or game.phase != 1:  # into the action phase of round 4
@@ -142,21 +148,19 @@ def test_the_encoding_reads_each_spirit_as_documented() -> None:
 
     for who, owner in (("me", 2), ("next1", 0), ("next2", 1)):
         prefix = f"spirit[{who}]."
-        assert seg(prefix + "help_line") == [game.help_lines[owner].count(c) for c in range(66)]
-        assert seg(prefix + "discard") == [game.discards[owner].count(c) for c in range(66)]
-        assert seg(prefix + "help_elements") == game.help_elements[owner]
-        assert seg(prefix + "forest_elements") == game.forest_elements[owner]
-        assert seg(prefix + "rock").index(1.0) == game.rocks[owner]
-        assert seg(prefix + "fires") == game.fires_kept[owner]
-        assert seg(prefix + "victory_tiles") == game.victory_tiles[owner]
-        assert seg(prefix + "pile_sizes") == [
-            len(game.draw_stacks[owner]),
-            len(game.discards[owner]),
-        ]
-        assert seg(prefix + "fragments") == [game.fragments[owner]]
-        assert seg(prefix + "progress") == list(game.counts(owner))
+        sp = game.spirit_snapshot(owner)
+        assert seg(prefix + "help_line") == [sp.help_line.count(c) for c in range(66)]
+        assert seg(prefix + "discard") == [sp.discard.count(c) for c in range(66)]
+        assert seg(prefix + "help_elements") == list(sp.help_elements)
+        assert seg(prefix + "forest_elements") == list(sp.forest_elements)
+        assert seg(prefix + "rock").index(1.0) == sp.rock
+        assert seg(prefix + "fires") == list(sp.fires_kept)
+        assert seg(prefix + "victory_tiles") == list(sp.victory_tiles)
+        assert seg(prefix + "pile_sizes") == [len(sp.draw_stack), len(sp.discard)]
+        assert seg(prefix + "fragments") == [sp.fragments]
+        assert seg(prefix + "progress") == list(game.counts(owner)) == list(sp.progress)
         forest = [seg(prefix + "forest")[c * 14 : c * 14 + 14].index(1.0) for c in range(15)]
-        assert forest == [1 if t == 12 else (0 if t < 0 else t + 2) for t in game.forests[owner]]
+        assert forest == [1 if t == 12 else (0 if t < 0 else t + 2) for t in sp.forest]
     assert seg("phase") == [0.0, 1.0, 0.0] and seg("round") == [4.0]
     assert seg("current").index(1.0) == (game.current_spirit - 2) % 3
-    assert seg("stacks") == [len(s) for s in game.animal_stacks]
+    assert seg("stacks") == [len(s) for s in game.table_snapshot().animal_stacks]
