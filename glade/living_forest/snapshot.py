@@ -29,13 +29,14 @@ from .state import ForestState
 class Snapshot:
     """What the three records share: read-only fields, equality and a readable ``repr``."""
 
+    def names(self) -> tuple[str, ...]:
+        """Every field's name, in the order of ``values`` (each record names its own; this base
+        record has none)."""
+        return ()
+
     def values(self) -> tuple[Any, ...]:
         """Every field's value, in the order of ``names``."""
-        raise NotImplementedError
-
-    def names(self) -> tuple[str, ...]:
-        """Every field's name, in the order of ``values``."""
-        raise NotImplementedError
+        return tuple([getattr(self, name) for name in self.names()])
 
     def __setattr__(self, name: str, value: Any) -> None:
         raise AttributeError(f"a {type(self).__name__} is read-only: {name} cannot be set")
@@ -135,27 +136,6 @@ class SpiritSnapshot(Snapshot):
     def names(self) -> tuple[str, ...]:
         return SPIRIT_FIELDS
 
-    def values(self) -> tuple[Any, ...]:
-        return (
-            self.seat,
-            self.draw_stack,
-            self.help_line,
-            self.discard,
-            self.help_elements,
-            self.forest_elements,
-            self.elements,
-            self.solitary,
-            self.drawing,
-            self.just_drawn,
-            self.shuffles_dealt,
-            self.fragments,
-            self.rock,
-            self.forest,
-            self.fires_kept,
-            self.victory_tiles,
-            self.progress,
-        )
-
 
 TABLE_FIELDS: Final[tuple[str, ...]] = (
     "players",
@@ -249,35 +229,6 @@ class TableSnapshot(Snapshot):
     def names(self) -> tuple[str, ...]:
         return TABLE_FIELDS
 
-    def values(self) -> tuple[Any, ...]:
-        return (
-            self.players,
-            self.round,
-            self.phase,
-            self.to_act,
-            self.acting_together,
-            self.sacred_tree,
-            self.current_spirit,
-            self.turns_done,
-            self.actions_left,
-            self.actions_used,
-            self.step,
-            self.bonus_step,
-            self.spend_left,
-            self.taken_in_step,
-            self.bonuses_pending,
-            self.steal_from,
-            self.display,
-            self.animal_stacks,
-            self.centre_fires,
-            self.fire_supply,
-            self.tree_supply,
-            self.fragment_supply,
-            self.varan_supply,
-            self.taken_this_round,
-            self.winners,
-        )
-
 
 FOREST_FIELDS: Final[tuple[str, ...]] = (*TABLE_FIELDS, "spirits")
 
@@ -294,9 +245,6 @@ class ForestSnapshot(TableSnapshot):
 
     def names(self) -> tuple[str, ...]:
         return FOREST_FIELDS
-
-    def values(self) -> tuple[Any, ...]:
-        return (*super().values(), self.spirits)
 
 
 def acting_together(s: ForestState) -> tuple[int, ...]:
