@@ -60,14 +60,22 @@ MEASURE = """() => {
   const ring = document.querySelector('.circle-panel .ring');
   out.ring = ring ? ring.getBoundingClientRect().height : null;
   const icons = [...document.querySelectorAll('.rock-icon')].filter(visible);
+  // a list that scrolls inside itself to keep its newest item in sight (your help line)
+  out.endHidden = [...document.querySelectorAll('[data-keep-end]')].filter(visible).filter((el) => {
+    const last = el.lastElementChild;
+    return last && last.getBoundingClientRect().bottom > el.getBoundingClientRect().bottom + 1;
+  }).length;
   out.rockIcon = icons.length ? Math.min(...icons.map(x => x.getBoundingClientRect().height)) : null;
   return out;
 }"""
 
 
-def play(base: str, gid: str, token: str, rng: random.Random, until: Any) -> dict[str, Any]:
+def play(
+    base: str, gid: str, token: str, rng: random.Random, until: Any, draw_all: bool = False
+) -> dict[str, Any]:
     """Play the human seat at random through the API until ``until(state)`` holds (the bots answer
-    on the server); the state then."""
+    on the server); the state then. ``draw_all``: in Living Forest's draw phase, draw while the
+    rules allow (the longest help line, the tallest board a player can make)."""
     headers = {"Authorization": f"Bearer {token}"}
     for _ in range(20000):
         state: dict[str, Any] = httpx.get(
@@ -80,7 +88,11 @@ def play(base: str, gid: str, token: str, rng: random.Random, until: Any) -> dic
             time.sleep(0.1)
             continue
         ends = [a for a in legal if a["type"] in ("end_turn", "stop")]
-        action = ends[0] if ends and rng.random() < 0.5 else rng.choice(legal)
+        draws = [a for a in legal if a["type"] == "draw"] if draw_all else []
+        if draws:
+            action = draws[0]
+        else:
+            action = ends[0] if ends and rng.random() < 0.5 else rng.choice(legal)
         httpx.post(
             f"{base}/api/games/{gid}/actions",
             headers=headers,
@@ -136,6 +148,8 @@ def check(page: Page, name: str, ring: float = 0) -> list[str]:
     problems += [f"wider than its forest cell: {x!r}" for x in m["cramped"]]
     if ring and (m["ring"] or 0) < ring:
         problems.append(f"the circle of spirits is {m['ring']} px high (less than {ring})")
+    if m["endHidden"]:
+        problems.append("the newest card of a help line is out of sight")
     if ring and (m["rockIcon"] or 0) < 9:
         problems.append(f"the circle's rock icons are {m['rockIcon']} px high")
     return [f"{name}: {p}" for p in problems]
@@ -159,8 +173,11 @@ def test_the_table_fits_a_laptop_in_every_language(
         problems += check(page, f"{base}-start.png")
         rng = random.Random(players * 7 + width)
         if game == "living-forest":
-            # the draw phase of round 3, its summary open; then that round's action phase
-            state = play(server.url, gid, token, rng, lambda s: s["view"]["round"] >= 3)
+            # the draw phase of round 3, its summary open; then that round's action phase; you draw
+            # every card the rules let you draw each round (the longest help line)
+            state = play(
+                server.url, gid, token, rng, lambda s: s["view"]["round"] >= 3, draw_all=True
+            )
             settle(page, state["version"])
             problems += check(page, f"{base}-summary.png")
             state = play(
@@ -169,6 +186,7 @@ def test_the_table_fits_a_laptop_in_every_language(
                 token,
                 rng,
                 lambda s: s["view"]["phase"] == "actions" and 0 in s["to_act"],
+                draw_all=True,
             )
             settle(page, state["version"])
             problems += check(page, f"{base}-actions.png", ring=128)

@@ -400,14 +400,15 @@ function helpLineHtml(spirit, c, own, h) {
   if (!spirit.help_line.length) return `<p class="muted help-empty">${esc(t(own ? "lf.emptyHelpLine" : "lf.emptyHelpLineOther"))}</p>`;
   const last = spirit.help_line.length - 1;
   const fresh = (i) => h.help && h.seat === spirit.seat && i === last;
-  return `<div class="cards help-line${own ? "" : " small"}">${spirit.help_line.map((name, i) => cardHtml({ name }, { mini: !own, fresh: fresh(i) })).join("")}</div>`;
+  // your own help line keeps its newest card in sight when it scrolls inside its column (a laptop)
+  return `<div class="cards help-line${own ? "" : " small"}"${own ? " data-keep-end" : ""}>${spirit.help_line.map((name, i) => cardHtml({ name }, { mini: !own, fresh: fresh(i) })).join("")}</div>`;
 }
 
 // Another spirit's help line in words, for its compact board (the cards show when enlarged).
 function helpNamesHtml(spirit, h) {
   const names = spirit.help_line.map(cardName);
   const fresh = h.help && h.seat === spirit.seat ? " fresh" : "";
-  return `<p class="help-names${fresh}" data-testid="help-names"><span class="muted">${esc(t("lf.helpLine"))}:</span> ${esc(names.length ? list(names) : "—")}</p>`;
+  return `<p class="help-names${fresh}" data-testid="help-names" title="${esc(list(names))}"><span class="muted">${esc(t("lf.helpLine"))}:</span> ${esc(names.length ? list(names) : "—")}</p>`;
 }
 
 function statsHtml(spirit, c, h) {
@@ -504,7 +505,7 @@ function spiritPanel(c, spirit, own, h) {
     ${statsHtml(spirit, c, h)}
     ${own ? "" : helpNamesHtml(spirit, h)}
     <div class="spirit-body">
-      <div class="help-wrap"><h3>${esc(t("lf.helpLine"))}</h3>${helpLineHtml(spirit, c, own, h)}</div>
+      <div class="help-wrap"><h3>${esc(t("lf.helpLine"))}${spirit.help_line.length ? ` <span class="count">${spirit.help_line.length}</span>` : ""}</h3>${helpLineHtml(spirit, c, own, h)}</div>
       <div class="forest-wrap"><h3>${esc(t("lf.forest"))}</h3>${forestHtml(spirit, c, own, h)}</div>
     </div>
   </section>`;

@@ -576,6 +576,7 @@ export async function showTable(root, id, { spectator }) {
     drawZoom();
     const logEl = root.querySelector("[data-log]");
     logEl.scrollTop = logEl.scrollHeight;
+    for (const el of root.querySelectorAll("[data-keep-end]")) el.scrollTop = el.scrollHeight;
     if (focused && zoom === null) {
       const el = root.querySelector(`[data-key="${CSS.escape(focused)}"]`);
       if (el) el.focus();
