@@ -111,7 +111,9 @@ export const api = {
 // "state" (a push: onState), "resync" (pushes were lost: onResync), "pong", or a type another
 // part of the page listens to with on(type, handler). A push without a type is a state (older
 // servers). Messages of a socket that was replaced (retoken) are ignored, but for the answers
-// to the actions sent on it (act).
+// to the actions sent on it (act). "connected" is dispatched after the first message of each
+// new connection: from then on every push reaches this page, so a part that loaded something
+// over HTTP re-reads it there, not to miss what was said while the socket was away.
 export class LiveSocket {
   constructor(id, token, { onState, onStatus, onResync }) {
     this.id = id;
@@ -206,6 +208,10 @@ export class LiveSocket {
       try {
         data = JSON.parse(ev.data);
         if (ws === this.ws) this.dispatch(data);
+        if (ws === this.ws && !ws.greeted) {
+          ws.greeted = true;
+          this.dispatch({ type: "connected" });
+        }
       } catch (err) {
         console.error(err);
       }

@@ -546,6 +546,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
   socket.on("clock", onClock);
   socket.on("chat", onChat);
   socket.on("rematch", onRematch);
+  socket.on("connected", load); // what was said or offered before this connection's pushes began
   const timer = setInterval(tick, 250);
   renderAll();
   load();
