@@ -312,3 +312,26 @@ def test_a_table_has_the_aid_the_rules_link_and_lit_score_lines(
     page.wait_for_selector("[data-testid=rules][data-game=harmonies]")
     assert watch.errors == []
     context.close()
+
+
+def test_the_circles_legend_opens_the_action_each_rock_gives(
+    browser: Browser, server: Server
+) -> None:
+    """At a Living Forest table, each word of the legend beside the circle of spirits (the four
+    bonuses its rocks give) opens that action's rule."""
+    context, page, watch = new_page(browser, 1280, 900)
+    create_from_lobby(page, server.url, "living-forest", ["human", "greedy"])
+    page.wait_for_selector("[data-testid=table] [data-testid=ring-legend]")
+    links = page.eval_on_selector_all(
+        "[data-testid=ring-legend] a", "els => els.map(e => [e.dataset.bonus, e.hash])"
+    )
+    assert sorted(b for b, _ in links) == ["attract", "extinguish", "plant", "take_fragment"]
+    page.click("[data-testid=ring-legend] a[data-bonus=take_fragment]")
+    page.wait_for_selector("[data-testid=rules] [data-rule].target")
+    assert page.url.endswith("#/rules/living-forest/living-forest.take-fragment")
+    target = page.eval_on_selector("[data-rule].target", "e => e.dataset.rule")
+    assert target == "living-forest.take-fragment"
+    page.go_back()
+    page.wait_for_selector("[data-testid=table] [data-testid=ring-legend]")
+    assert watch.errors == []
+    context.close()

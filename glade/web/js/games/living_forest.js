@@ -15,6 +15,13 @@ const ICON = { sun: "☀", water: "≈", plant: "♣", spiral: "↻", flower: "�
 // action buttons), a fragment as a shard; its word in the legend beside the circle and in the
 // rock's tooltip (the rocks' abbreviated words, "Frag.", "Ext.", had no legend and were 5 px)
 const ROCK_ICON = { attract: "☀", extinguish: "≈", plant: "♣", take_fragment: "◆" };
+// the rules section of the action each kind of rock gives (the legend beside the circle links it)
+const ROCK_RULE = {
+  attract: "living-forest.attract",
+  extinguish: "living-forest.extinguish",
+  plant: "living-forest.plant",
+  take_fragment: "living-forest.take-fragment",
+};
 const KIND_ELEMENT = { fragment: null, attract: "sun", extinguish: "water", move: "spiral", plant: "plant" };
 // one colour and one shape per seat: the pawn, the panel's badge
 const PAWN = ["#1f5fae", "#b8412c", "#6b3fa0", "#2f7d3a"];
@@ -599,7 +606,7 @@ export function circleHtml(c, h) {
         .join(" ")
     : `<span class="muted">${esc(t("lf.noFire"))}</span>`;
   return `<section class="panel circle-panel" aria-labelledby="circle-title"><h2 id="circle-title">${esc(t("lf.circle"))}</h2>
-    <div class="ring-wrap">${ring}<div class="ring-side"><p class="ring-legend" aria-hidden="true">${Object.entries(ROCK_ICON).map(([bonus, icon]) => `<span class="rock-${bonus}"><b>${icon}</b> ${esc(t(`lf.bonus.${bonus}`))}</span>`).join(" ")}</p><p class="centre-line">${esc(t("lf.centreFires"))}: ${centre}</p>
+    <div class="ring-wrap">${ring}<div class="ring-side"><p class="ring-legend" data-testid="ring-legend">${Object.entries(ROCK_ICON).map(([bonus, icon]) => `<a class="rock-${bonus}" href="#/rules/living-forest/${ROCK_RULE[bonus]}" data-bonus="${bonus}"><b aria-hidden="true">${icon}</b> ${esc(t(`lf.bonus.${bonus}`))}</a>`).join(" ")}</p><p class="centre-line">${esc(t("lf.centreFires"))}: ${centre}</p>
     <p class="muted">${esc(t("lf.sacredTree", { name: c.nameOf(v.sacred_tree) }))}</p></div></div></section>`;
 }
 
