@@ -469,6 +469,37 @@ def hint_lines(client: Client, seat: int) -> list[str]:
     return lines
 
 
+def why_lines(client: Client, seat: int) -> list[str]:
+    """``why``: the explained score of ``seat``'s board, by category: its total, then each part
+    that scores (a tree of 3 on 2,3: +7), in the words the hints teach with. The parts are the one
+    scorer's own (``parts_of``), so they sum to the score shown."""
+    from glade.bots.teach import gains, parts_of
+    from glade.learn.gains import category_name, gain_text
+
+    lang = client.lang
+    game = client.game_name
+    cell = getattr(client, "cell", str)
+    parts = parts_of(client.game, seat)
+    categories = list(dict.fromkeys(p["category"] for p in parts))
+    sep = "; " if lang.code != "zh" else "；"
+    out = []
+    total = 0
+    for category in categories:
+        # the category's parts as gained from an empty board, then its total line
+        lines = gains(game, [], [p for p in parts if p["category"] == category])
+        points = sum(int(p["points"]) for p in parts if p["category"] == category)
+        if not points:
+            continue
+        total += points
+        words = sep.join(gain_text(game, line, lang.code, cell) for line in lines[:-1])
+        name = category_name(game, category, lang.code)
+        colon = "：" if lang.code == "zh" else ": "
+        out.append(f"  {name[:1].upper()}{name[1:]} {points}{colon}{words}")
+    if not out:
+        return [lang.t("why.none")]
+    return [lang.t("why.title", n=total), *out]
+
+
 def save_game(client: Client, path: str, seed: int, options: dict[str, Any]) -> str:
     """Write the finished game (``state.to_json()`` and who played) to ``path``; the path written."""
     import glade
@@ -554,7 +585,7 @@ def _human(client: Client, seat: int, prompt: Prompt, session: Session) -> bool:
         who = client.name(seat) if len(client.humans) > 1 else ""
         client.say(Text(f"{who + ': ' if who else ''}{client.prompt(seat)}", style="bold"))
         words = [c.phrase for c in choices] + [a for c in choices for a in c.aliases]
-        words += ["menu", "hint", "undo", "board", "help", "quit"]
+        words += ["menu", "hint", "why", "undo", "board", "help", "quit"]
         try:
             text = prompt("> ", words)
         except EOFError:
@@ -576,6 +607,10 @@ def _human(client: Client, seat: int, prompt: Prompt, session: Session) -> bool:
         if t == "hint":
             client.say(lang.t("hint.thinking"))
             for line in hint_lines(client, seat):
+                client.say(line)
+            continue
+        if t == "why":
+            for line in why_lines(client, seat):
                 client.say(line)
             continue
         if t in ("u", "undo"):

@@ -83,6 +83,12 @@ class LivingForestClient(Client):
                 t.append(f"{GLYPH[k]}{v:+d}", style=STYLE[k])
         return t
 
+    def cell(self, cell: str) -> str:
+        """A forest cell of the views (``row,column`` from 0) as players type it (``column,row``
+        from 1)."""
+        row, column = cell.split(",")
+        return f"{int(column) + 1},{int(row) + 1}"
+
     def card_name(self, name: str) -> str:
         return self.lang.term(f"lfcard.{name}", name)
 

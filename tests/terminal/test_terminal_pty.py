@@ -138,3 +138,39 @@ def pexpect_eof() -> object:
     import pexpect
 
     return pexpect.EOF
+
+
+def test_why_explains_your_score() -> None:
+    """``why`` prints the one scorer's parts of your board by category, in the hints' words: in
+    Harmonies a tree of 1 scores 1 and a lone mountain nothing; in Living Forest (Korean) the
+    starting tree and each victory tile count one."""
+    child = spawn("harmonies", "--seats", "you,greedy", "--seed", "4", "--plain")
+    child.expect(r"\n> ")
+    child.sendline("why")
+    child.expect(r"\n> ")
+    assert "Nothing scores yet." in clean(child.before)
+    child.sendline("take 2")
+    child.expect(r"\n> ")
+    child.sendline("place green 1,1 gray 1,2")
+    child.expect(r"\n> ")
+    child.sendline("why")
+    child.expect(r"\n> ")
+    out = clean(child.before)
+    assert "Your score, explained: 1" in out
+    assert "Trees 1: tree of 1 on 1,1: +1" in out
+    assert "Mountains" not in out  # a mountain with no neighbouring mountain scores nothing
+    child.sendline("quit")
+    child.expect(pexpect_eof())
+    child.close()
+    child = spawn(
+        "living-forest", "--seats", "you,greedy", "--seed", "3", "--plain", "--lang", "ko"
+    )
+    child.expect(r"\n> ")
+    child.sendline("why")
+    child.expect(r"\n> ")
+    out = clean(child.before)
+    assert "내 점수 풀이: 4" in out  # the starting tree and the three victory tiles
+    assert "보호수 2: 시작 보호수: +1; 승리 타일: +1" in out and "신성한 꽃 1: 승리 타일: +1" in out
+    child.sendline("quit")
+    child.expect(pexpect_eof())
+    child.close()
