@@ -130,23 +130,6 @@ class LivingForestGreedy:
         order: the piles are sorted before the shuffle, publicly known tops stay)."""
         return g.resample_hidden(seat, self.rng)
 
-    def _finish(self, sim: LivingForestGame, seat: int, round_no: int) -> None:
-        """Complete the action in progress greedily, one step at a time."""
-        for _ in range(40):
-            if sim.phase != ACTIONS or sim.current_spirit != seat or sim.step == S_CHOOSE:
-                return
-            ids = sim.legal_action_ids(seat)
-            best, best_val = ids[0], -1e9
-            for code in ids:
-                trial = sim.copy()
-                trial.apply_action_id(seat, code, checked=True)
-                val = evaluate(trial.snapshot(), seat, round_no)
-                if code == A_DONE:
-                    val -= 0.01
-                if val > best_val:
-                    best, best_val = code, val
-            sim.apply_action_id(seat, best, checked=True)
-
     def _action_choice(self, g: LivingForestGame, seat: int, ids: list[int]) -> int:
         round_no = g.round
         base = self._blind(g, seat)
@@ -154,11 +137,30 @@ class LivingForestGreedy:
         for code in ids:
             sim = base.copy()
             sim.apply_action_id(seat, code, checked=True)
-            self._finish(sim, seat, round_no)
+            finish_action(sim, seat, round_no)
             val = evaluate(sim.snapshot(), seat, round_no) + self.rng.random() * 1e-3
             if val > best_val:
                 best, best_val = code, val
         return best
 
 
-__all__ = ["LivingForestGreedy", "evaluate"]
+def finish_action(sim: LivingForestGame, seat: int, round_no: int) -> None:
+    """Complete ``seat``'s action in progress on ``sim`` greedily, one step at a time (each step
+    the one ``evaluate`` likes best; declining a bonus only when nothing is better)."""
+    for _ in range(40):
+        if sim.phase != ACTIONS or sim.current_spirit != seat or sim.step == S_CHOOSE:
+            return
+        ids = sim.legal_action_ids(seat)
+        best, best_val = ids[0], -1e9
+        for code in ids:
+            trial = sim.copy()
+            trial.apply_action_id(seat, code, checked=True)
+            val = evaluate(trial.snapshot(), seat, round_no)
+            if code == A_DONE:
+                val -= 0.01
+            if val > best_val:
+                best, best_val = code, val
+        sim.apply_action_id(seat, best, checked=True)
+
+
+__all__ = ["LivingForestGreedy", "evaluate", "finish_action"]

@@ -28,7 +28,7 @@ from glade.core import Game
 from glade.living_forest.game import DRAW, LivingForestGame
 
 from .adapter import Adapter, Move, Outcome, Ranked
-from .living_forest_greedy import LivingForestGreedy, evaluate
+from .living_forest_greedy import LivingForestGreedy, evaluate, finish_action
 
 ROUNDS_AHEAD = 1  # play-outs stop when this many rounds after the current one are done
 TO_THE_END = 10_000  # a ``rounds_ahead`` no game reaches: the play-out runs to the game's end
@@ -155,15 +155,13 @@ class LivingForestAdapter(Adapter):
             return [anchor] + [c for c in ids if c != anchor]
         rng = random.Random(1)
         sample = state.resample_hidden(seat, rng)
-        judge = SamplePolicy()
-        judge.rng = rng
         scored = []
         for code in ids:
             if code == anchor:
                 continue
             sim = sample.copy()
             sim.apply_action_id(seat, code, checked=True)
-            judge._finish(sim, seat, state.round)
+            finish_action(sim, seat, state.round)
             scored.append((-evaluate(sim.snapshot(), seat, state.round), code))
         scored.sort()
         return [anchor] + [code for _, code in scored[: MAX_CANDIDATES - 1]]
