@@ -146,7 +146,14 @@ def test_a_rematch_offered_on_two_processes_at_once_makes_one_table(
             by = 0 if got[0]["offered"] else 1  # the seat (of the old table) that offered
             if database.startswith("postgresql"):  # SQLite's processes hear nothing of each
                 # other's changes: PostgreSQL's announce them
-                want = {"id": got[0]["id"], "by": by, "accepted": [0, 1], "waiting": []}
+                want = {
+                    "id": got[0]["id"],
+                    "by": by,
+                    "accepted": [0, 1],
+                    "waiting": [],
+                    "declined": [],
+                    "withdrawn": False,
+                }
                 for client in (a, b):
                     wait_until(
                         partial(rematch_is, client, f"/api/games/{gid}/social", want),
