@@ -116,12 +116,18 @@ SERVER = Catalogue(
         "server.chat.spectator": "Spectators read the table chat but cannot write in it",
         "server.chat.too_fast": "You are sending chat messages too fast; wait a few seconds",
         "server.chat.unsaved": "The message could not be saved, so nothing changed; try again",
-        "server.rematch.spectator": "Spectators cannot offer or accept a rematch",
+        "server.rematch.spectator": "Spectators cannot offer, accept or decline a rematch",
         "server.rematch.not_over": "A rematch is offered once the game is over",
         "server.rematch.bot_seat": (
             "A bot played your seat to the end, so the rematch is for the others"
         ),
         "server.rematch.accepted": "You have already accepted this rematch; its table is {table}",
+        "server.rematch.none": "Nobody has offered a rematch of this game, so there is none to decline",
+        "server.rematch.declined": "You declined this rematch, so you cannot accept it any more",
+        "server.rematch.withdrawn": "The player who offered this rematch withdrew the offer",
+        "server.rematch.taken_up": (
+            "Another player has already accepted your rematch, so you cannot withdraw it now"
+        ),
         "server.leave.spectator": "A spectator has no seat to leave",
         "server.leave.over": "The game is over: there is nothing to leave",
         "server.leave.bot": "A bot already plays this seat",

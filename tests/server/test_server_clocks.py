@@ -367,6 +367,8 @@ def test_rematch_starts_a_new_table_for_both(client: TestClient) -> None:
         "by": 0,
         "accepted": [0, 1],
         "waiting": [],
+        "declined": [],
+        "withdrawn": False,
     }
     # accepting twice: a clear 409, one table, nothing changed
     for token in tokens:
@@ -395,10 +397,136 @@ def test_rematch_offered_by_both_at_once_makes_one_table(client: TestClient) -> 
     assert {a["seat"] for a in answers} == {0, 1}
 
 
+def _finished_three(c: TestClient) -> tuple[str, list[str]]:
+    names = ["ann", "bo", "cy"]
+    r = c.post(
+        "/api/games",
+        json={"game": "harmonies", "seats": [{"kind": "human", "name": n} for n in names]},
+    )
+    game_id = r.json()["id"]
+    finish_in_process(c, game_id, random.Random(6))
+    return game_id, [s["token"] for s in r.json()["seats"]]
+
+
+def decline(c: TestClient, game_id: str, token: str | None) -> Any:
+    headers = {} if token is None else bearer(token)
+    return c.post(f"/api/games/{game_id}/rematch/decline", headers=headers)
+
+
+def test_a_declined_rematch_is_heard_by_the_offerer_once(client: TestClient) -> None:
+    game_id, tokens = _finished_three(client)
+    # before any offer: nothing to decline, and spectators never may
+    r = decline(client, game_id, tokens[1])
+    assert r.status_code == 409 and r.json()["code"] == "server.rematch.none"
+    assert decline(client, game_id, None).json()["code"] == "server.rematch.spectator"
+    offer = client.post(f"/api/games/{game_id}/rematch", headers=bearer(tokens[0])).json()
+    pushes: list[dict[str, Any]] = []
+    with client.websocket_connect(f"/api/games/{game_id}/ws?token={tokens[0]}") as ws:
+        ws.receive_json()  # the state
+        r = decline(client, game_id, tokens[1])
+        assert r.status_code == 200, r.text
+        while not pushes:  # the offerer's page hears it
+            message = ws.receive_json()
+            if message.get("type") == "rematch" and message["declined"]:
+                pushes.append(message)
+    status = {
+        "id": offer["id"],
+        "by": 0,
+        "accepted": [0],
+        "waiting": [2],
+        "declined": [1],
+        "withdrawn": False,
+    }
+    assert r.json() == status and pushes[0] == {"type": "rematch", **status}
+    assert social(client, game_id)["rematch"] == status
+    # a second decline changes nothing and answers the same; the declined seat cannot accept
+    again = decline(client, game_id, tokens[1])
+    assert again.status_code == 200 and again.json() == status
+    r = client.post(f"/api/games/{game_id}/rematch", headers=bearer(tokens[1]))
+    assert r.status_code == 409 and r.json()["code"] == "server.rematch.declined"
+    # cy accepts: cy cannot decline any more, and the offerer cannot withdraw
+    r = client.post(f"/api/games/{game_id}/rematch", headers=bearer(tokens[2]))
+    assert r.status_code == 200, r.text
+    r = decline(client, game_id, tokens[2])
+    assert r.status_code == 409 and r.json()["code"] == "server.rematch.accepted"
+    assert offer["id"] in r.json()["error"]
+    r = decline(client, game_id, tokens[0])
+    assert r.status_code == 409 and r.json()["code"] == "server.rematch.taken_up"
+    assert social(client, game_id)["rematch"] == {
+        **status,
+        "accepted": [0, 2],
+        "waiting": [],
+    }
+    # the new table: bo's seat still has no credential
+    seats = client.get(f"/api/games/{offer['id']}").json()["seats"]
+    assert [s["name"] for s in seats] == ["cy", "ann", "bo"]
+
+
+def test_the_offerer_withdraws_the_rematch_before_anyone_accepts(client: TestClient) -> None:
+    game_id, tokens = _finished_three(client)
+    offer = client.post(f"/api/games/{game_id}/rematch", headers=bearer(tokens[0])).json()
+    r = decline(client, game_id, tokens[2])
+    assert r.status_code == 200, r.text
+    r = decline(client, game_id, tokens[0])  # the offerer's decline: the offer withdrawn
+    assert r.status_code == 200, r.text
+    status = {
+        "id": offer["id"],
+        "by": 0,
+        "accepted": [0],
+        "waiting": [],
+        "declined": [2],
+        "withdrawn": True,
+    }
+    assert r.json() == status and social(client, game_id)["rematch"] == status
+    assert decline(client, game_id, tokens[0]).json() == status  # idempotent
+    for token in tokens[1:]:  # nobody can accept it now; a new offer is the same one
+        r = client.post(f"/api/games/{game_id}/rematch", headers=bearer(token))
+        assert r.status_code == 409 and r.json()["code"] == "server.rematch.withdrawn"
+    assert social(client, game_id)["rematch"] == status
+
+
+def test_a_decline_and_an_acceptance_at_once_store_one_reply(client: TestClient) -> None:
+    """The same seat's decline and acceptance, and the offerer's withdrawal and another's
+    acceptance, race: one wins, the other is refused, and the status says which."""
+    services = client.app.state.services  # type: ignore[attr-defined]
+    for _ in range(3):
+        game_id, tokens = _finished(client)
+        table = services.tables.tables[game_id]
+        client.post(f"/api/games/{game_id}/rematch", headers=bearer(tokens[0]))
+
+        async def both(at: Any, first: int) -> list[Any]:
+            return await asyncio.gather(
+                services.social.decline(at, first),
+                services.social.rematch(at, 1, "b"),
+                return_exceptions=True,
+            )
+
+        answers = client.portal.call(both, table, 1)
+        status = social(client, game_id)["rematch"]
+        won = [a for a in answers if isinstance(a, dict)]
+        assert len(won) == 1, answers
+        if status["declined"] == [1]:
+            assert answers[1].code == "server.rematch.declined"
+        else:
+            assert status["accepted"] == [0, 1] and answers[0].code == "server.rematch.accepted"
+        game_id, tokens = _finished(client)
+        table = services.tables.tables[game_id]
+        offer = client.post(f"/api/games/{game_id}/rematch", headers=bearer(tokens[0])).json()
+        answers = client.portal.call(both, table, 0)
+        status = social(client, game_id)["rematch"]
+        assert status["id"] == offer["id"]
+        if status["withdrawn"]:
+            assert answers[1].code == "server.rematch.withdrawn" and status["accepted"] == [0]
+        else:
+            assert status["accepted"] == [0, 1] and answers[0].code == "server.rematch.taken_up"
+
+
 def test_no_rematch_before_the_end(client: TestClient) -> None:
     game_id, tokens = new_table(client, "harmonies")
     r = client.post(f"/api/games/{game_id}/rematch", headers=bearer(tokens[0]))
     assert r.status_code == 409 and "over" in r.json()["error"]
+    r = decline(client, game_id, tokens[1])
+    assert r.status_code == 409 and r.json()["code"] == "server.rematch.not_over"
 
 
 # ---------------------------------------------------------------------- chat

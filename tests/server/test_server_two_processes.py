@@ -5,6 +5,7 @@ the same thing, and the database lets exactly one win.
   winner's credential opens the seat on both processes and the seat carries the winner's name
   (on SQLite, two processes on one file; on PostgreSQL, two processes on one database);
 - a rematch offered on both processes at once: one table;
+- a rematch declined on one process: the offerer's socket on the other hears it (PostgreSQL);
 - a rated game rated by two processes at once: one rating.
 (A clock's takeover by two processes: ``test_server_clock_cluster.py``.)
 """
@@ -26,6 +27,7 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 from server_support import (  # noqa: F401
+    LiveSocket,
     ServerProcess,
     bearer,
     client_from,
@@ -146,12 +148,63 @@ def test_a_rematch_offered_on_two_processes_at_once_makes_one_table(
             by = 0 if got[0]["offered"] else 1  # the seat (of the old table) that offered
             if database.startswith("postgresql"):  # SQLite's processes hear nothing of each
                 # other's changes: PostgreSQL's announce them
-                want = {"id": got[0]["id"], "by": by, "accepted": [0, 1], "waiting": []}
+                want = {
+                    "id": got[0]["id"],
+                    "by": by,
+                    "accepted": [0, 1],
+                    "waiting": [],
+                    "declined": [],
+                    "withdrawn": False,
+                }
                 for client in (a, b):
                     wait_until(
                         partial(rematch_is, client, f"/api/games/{gid}/social", want),
                         what="both processes hearing of the acceptance",
                     )
+
+
+def test_a_rematch_declined_on_one_process_is_heard_on_the_other(
+    cluster_db: str,  # noqa: F811
+) -> None:
+    """Bo declines on process B; Ann's socket on process A hears the new status (PostgreSQL
+    announces it; SQLite's processes hear nothing of each other)."""
+    a, b = ServerProcess(cluster_db, "--access-log", "off"), ServerProcess(cluster_db)
+    a.start()
+    b.start()
+    try:
+        with (
+            httpx.Client(base_url=a.url, timeout=30) as ca,
+            httpx.Client(base_url=b.url, timeout=30) as cb,
+        ):
+            seats = [{"kind": "human", "name": "ann"}, {"kind": "human", "name": "bo"}]
+            r = ca.post("/api/games", json={"game": "harmonies", "seats": seats})
+            gid, tokens = r.json()["id"], [s["token"] for s in r.json()["seats"]]
+            play_random(ca, gid, tokens, random.Random(7))
+            offer = ca.post(f"/api/games/{gid}/rematch", headers=bearer(tokens[0])).json()
+            assert cb.get(f"/api/games/{gid}").json()["over"]
+            ws_url = a.url.replace("http", "ws", 1) + f"/api/games/{gid}/ws?token={tokens[0]}"
+            with LiveSocket(ws_url) as ws:
+                ws.receive_json()  # the state
+                r = cb.post(f"/api/games/{gid}/rematch/decline", headers=bearer(tokens[1]))
+                assert r.status_code == 200, r.text
+                while (message := ws.receive_json()).get("type") != "rematch" or not message[
+                    "declined"
+                ]:
+                    pass
+            assert message == {
+                "type": "rematch",
+                "id": offer["id"],
+                "by": 0,
+                "accepted": [0],
+                "waiting": [],
+                "declined": [1],
+                "withdrawn": False,
+            }
+            r = ca.post(f"/api/games/{gid}/rematch", headers=bearer(tokens[1]))
+            assert r.status_code == 409 and r.json()["code"] == "server.rematch.declined"
+    finally:
+        a.stop()
+        b.stop()
 
 
 def rematch_is(client: httpx.Client, url: str, want: dict[str, Any]) -> bool:

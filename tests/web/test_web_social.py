@@ -302,9 +302,70 @@ def test_a_clock_running_out_hands_the_seat_to_a_bot_on_the_page(
         context.close()
 
 
-def test_a_rematch_offer_can_be_declined(clock_server: Server, browser: Browser) -> None:
-    """Bo declines Ann's rematch: his page stops asking (after a reload too) and no table is
-    opened for him; Ann's page still says whom her offer waits for."""
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_a_rematch_offer_can_be_declined(clock_server: Server, browser: Browser, lang: str) -> None:
+    """Bo declines Ann's rematch: the server hears it, Ann's page says "Bo declined the
+    rematch." within a push, with no waiting line and no link to a table that will never start;
+    Bo's page says he declined (after a reload too); nothing is kept in the browser alone."""
+    base = clock_server.url
+    words = json.loads((ROOT / "glade" / "web" / "i18n" / f"{lang}.json").read_text("utf-8"))
+    game_id, tokens = _ann_and_bo(base)
+    ctx_a, ann, watch_a = new_page(browser)
+    ctx_b, bo, watch_b = new_page(browser)
+    for ctx in (ctx_a, ctx_b):
+        ctx.add_init_script(f"localStorage.setItem('glade.lang', '{lang}')")
+    try:
+        _open(ann, base, game_id, tokens[0])
+        _open(bo, base, game_id, tokens[1])
+        held = [
+            page.evaluate(
+                "([id, seat]) => JSON.parse(localStorage.getItem('glade.seats'))[id].tokens[seat]",
+                [game_id, seat],
+            )
+            for seat, page in enumerate((ann, bo))
+        ]
+        with httpx.Client(base_url=base, timeout=20) as h:
+            play_random(h, game_id, held, random.Random(3))
+        ann.click("[data-testid=end-rematch-offer]", timeout=60000)
+        end_a = ann.locator("[data-testid=end-screen]")
+        expect(end_a.locator("[data-testid=end-rematch-waiting]")).to_have_text(
+            words["rematch.waiting"].replace("{names}", "Bo")
+        )
+        expect(end_a.locator("[data-testid=end-rematch-withdraw]")).to_be_visible()
+        bo.click("[data-testid=end-rematch-decline]", timeout=30000)
+        said = bo.locator("[data-testid=end-screen] [data-testid=end-rematch-declined]")
+        expect(said).to_have_text(words["rematch.declined"].replace("{name}", "Ann"))
+        expect(bo.locator("[data-testid=end-rematch-accept]")).to_have_count(0)
+        # the server knows: Ann's page hears it (no reload), in the end screen and the bar
+        status = httpx.get(f"{base}/api/games/{game_id}/social").json()["rematch"]
+        assert status["declined"] == [1] and status["waiting"] == [] and not status["withdrawn"]
+        heard = words["rematch.declinedBy"].replace("{name}", "Bo")
+        expect(end_a.locator("[data-testid=end-rematch-declined-by]")).to_have_text(heard)
+        expect(ann.locator("[data-testid=rematch] [data-testid=rematch-declined-by]")).to_have_text(
+            heard
+        )
+        expect(end_a.locator("[data-testid=end-rematch-off]")).to_have_text(words["rematch.off"])
+        for page in (ann, bo):
+            expect(page.locator("[data-testid$=rematch-waiting]")).to_have_count(0)
+            expect(page.locator("[data-testid$=rematch-open]")).to_have_count(0)
+            expect(page.locator("[data-testid$=rematch-withdraw]")).to_have_count(0)
+            assert page.evaluate("localStorage.getItem('glade.rematch.declined')") is None
+        assert game_id in ann.url
+        shot(ann, f"social-rematch-declined-offerer-{lang}.png", full_page=False)
+        bo.reload()
+        bo.wait_for_selector("[data-testid=end-screen]")
+        expect(bo.locator("[data-testid=end-rematch-declined]")).to_be_visible()
+        expect(bo.locator("[data-testid=end-rematch-accept]")).to_have_count(0)
+        expect(bo.locator("#toast")).to_be_hidden()
+        shot(bo, f"social-rematch-declined-{lang}.png", full_page=False)
+        assert watch_a.errors == [] and watch_b.errors == []
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_the_offerer_withdraws_a_rematch(clock_server: Server, browser: Browser) -> None:
+    """Ann takes her offer back before Bo answers: Bo's page stops asking and says so."""
     base = clock_server.url
     game_id, tokens = _ann_and_bo(base)
     ctx_a, ann, watch_a = new_page(browser)
@@ -320,21 +381,21 @@ def test_a_rematch_offer_can_be_declined(clock_server: Server, browser: Browser)
             for seat, page in enumerate((ann, bo))
         ]
         with httpx.Client(base_url=base, timeout=20) as h:
-            play_random(h, game_id, held, random.Random(3))
+            play_random(h, game_id, held, random.Random(4))
         ann.click("[data-testid=end-rematch-offer]", timeout=60000)
-        bo.click("[data-testid=end-rematch-decline]", timeout=30000)
-        said = bo.locator("[data-testid=end-screen] [data-testid=end-rematch-declined]")
-        expect(said).to_have_text("You declined the rematch Ann offered.")
-        expect(bo.locator("[data-testid=end-rematch-accept]")).to_have_count(0)
-        bo.reload()
-        bo.wait_for_selector("[data-testid=end-screen]")
-        expect(bo.locator("[data-testid=end-rematch-declined]")).to_be_visible()
-        expect(bo.locator("#toast")).to_be_hidden()
-        expect(ann.locator("[data-testid=end-rematch-waiting]")).to_have_text(
-            "Waiting for Bo to accept."
+        bo.wait_for_selector("[data-testid=end-rematch-accept]")
+        ann.click("[data-testid=end-rematch-withdraw]")
+        expect(ann.locator("[data-testid=end-rematch-withdrawn]")).to_have_text(
+            "You withdrew your rematch offer."
         )
-        assert game_id in ann.url
-        shot(bo, "social-rematch-declined.png", full_page=False)
+        expect(bo.locator("[data-testid=end-rematch-withdrawn]")).to_have_text(
+            "Ann withdrew the rematch offer."
+        )
+        for page in (ann, bo):
+            expect(page.locator("[data-testid$=rematch-accept]")).to_have_count(0)
+            expect(page.locator("[data-testid$=rematch-open]")).to_have_count(0)
+        status = httpx.get(f"{base}/api/games/{game_id}/social").json()["rematch"]
+        assert status["withdrawn"] and status["waiting"] == []
         assert watch_a.errors == [] and watch_b.errors == []
     finally:
         ctx_a.close()

@@ -78,3 +78,13 @@ async def rematch(
     answer = await services.social.rematch(table, seat, client)
     answer["url"] = seat_url(request, answer["id"], answer["token"])
     return JSONResponse(answer)
+
+
+@router.post(
+    "/api/games/{game_id}/rematch/decline",
+    summary="Decline the rematch offered (the offerer: withdraw it while nobody accepted)",
+)
+async def decline_rematch(game_id: str, services: ServicesDep, authorization: Auth = None) -> Any:
+    table = await services.tables.get(game_id)
+    seat = table.seat_of(bearer(authorization))
+    return JSONResponse(await services.social.decline(table, seat))

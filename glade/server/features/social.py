@@ -10,7 +10,13 @@
   who is awaited; never a credential). The other players accept with the same call and get their
   own credential; a second offer is an acceptance, so there is one rematch table per game (the
   database decides), and a seat that accepts twice gets a 409 (the database decides that too).
-  The new table's clocks start once every human seat accepted.
+  The new table's clocks start once every human seat accepted. **Declining**: another player's
+  decline is stored once (a second one answers the same status), after which that seat cannot
+  accept, nor an accepted seat decline (the database decides); the offerer's own decline
+  withdraws the offer, allowed while no other player has accepted it (the database decides
+  between a withdrawal and an acceptance too), after which nobody can accept. Every connection
+  hears the new status (``declined``, ``withdrawn``). The new table is left as it is: the server
+  has no way to end a table without a result.
 - **Chat**: a seated player's short message, stored with the table and pushed to every
   connection of it as ``{"type": "chat", …}``; spectators read only.
 """
@@ -38,8 +44,17 @@ from ..domain import (
     hash_token,
     new_token,
 )
+from ..errors import ApiError
 from ..refusals import refuse
-from ..storage import NewGame, Storage, StorageConflict, StoredSeat
+from ..storage import (
+    ACCEPTED,
+    DECLINED,
+    NewGame,
+    Storage,
+    StorageConflict,
+    StoredRematch,
+    StoredSeat,
+)
 
 CHAT_MAX = 200  # characters in one message
 CHAT_BURST = 5  # messages a client may send at once ...
@@ -154,21 +169,34 @@ class Social:
 
     # ------------------------------------------------------------------ rematch
     async def rematch_status(self, table: Table) -> dict[str, Any] | None:
-        """``{"id", "by", "accepted", "waiting"}`` of a table's rematch (old seat numbers)."""
+        """``{"id", "by", "accepted", "waiting", "declined", "withdrawn"}`` of a table's rematch
+        (old seat numbers; nobody is awaited once the offer is withdrawn)."""
         found = await asyncio.wrap_future(self.storage.rematches.of(table.id))
         if found is None:
             return None
-        new_id, by = found
-        new = await self.tables.get(new_id)
+        new = await self.tables.get(found.new_id)
         players = len(table.seats)
         accepted: list[int] = []
         waiting: list[int] = []
+        declined: list[int] = []
         for old in range(players):
             seat = new.seats[rotated(old, players)]
             if seat.kind != "human":
                 continue
-            (accepted if seat.token_hash else waiting).append(old)
-        return {"id": new_id, "by": by, "accepted": accepted, "waiting": waiting}
+            if seat.token_hash:
+                accepted.append(old)
+            elif found.replies.get(old) == DECLINED:
+                declined.append(old)
+            elif not found.withdrawn:
+                waiting.append(old)
+        return {
+            "id": found.new_id,
+            "by": found.by,
+            "accepted": accepted,
+            "waiting": waiting,
+            "declined": declined,
+            "withdrawn": found.withdrawn,
+        }
 
     async def push_rematch(self, table: Table) -> None:
         status = await self.rematch_status(table)
@@ -193,9 +221,17 @@ class Social:
                     return offered
                 found = await asyncio.wrap_future(rematches.of(table.id))
                 assert found is not None  # the offer lost the race to another one
-            answer = await self.accept(table, found[0], seat)
+            answer = await self.accept(table, found, seat)
         await self.push_rematch(table)
         return answer
+
+    @staticmethod
+    def refuse_reply(found: StoredRematch, seat: int) -> None:
+        """The refusal of an acceptance the rematch's replies already rule out, if any."""
+        if found.withdrawn:
+            raise refuse(409, "server.rematch.withdrawn")
+        if found.replies.get(seat) == DECLINED:
+            raise refuse(409, "server.rematch.declined")
 
     async def offer(self, table: Table, seat: int, client: str) -> dict[str, Any] | None:
         tables = self.tables
@@ -237,16 +273,68 @@ class Social:
         tables.ready(await tables.get(new_id))  # its bots may move at once
         return {"id": new_id, "seat": rotated(seat, players), "token": token, "offered": True}
 
-    async def accept(self, table: Table, new_id: str, seat: int) -> dict[str, Any]:
-        new_table = await self.tables.get(new_id)
+    async def accept(self, table: Table, found: StoredRematch, seat: int) -> dict[str, Any]:
+        self.refuse_reply(found, seat)
+        new_table = await self.tables.get(found.new_id)
         target = rotated(seat, len(table.seats))
-        token = await self.tables.accept_seat(
-            new_table,
-            target,
-            table.seats[seat].user_id,
-            self.storage.rematches.told(table.id),
-        )
-        return {"id": new_id, "seat": target, "token": token, "offered": False}
+        try:
+            token = await self.tables.accept_seat(
+                new_table,
+                target,
+                table.seats[seat].user_id,
+                self.storage.rematches.accepting(table.id, seat, time.time()),
+            )
+        except ApiError:  # refused by the database: another process's reply came first
+            now = await asyncio.wrap_future(self.storage.rematches.of(table.id))
+            assert now is not None
+            self.refuse_reply(now, seat)
+            raise
+        return {"id": found.new_id, "seat": target, "token": token, "offered": False}
+
+    async def decline(self, table: Table, seat: int | None) -> dict[str, Any]:
+        """Decline the rematch offered (the offerer: withdraw it); the rematch's status."""
+        if seat is None:
+            raise refuse(403, "server.rematch.spectator")
+        if not table.over:
+            raise refuse(409, "server.rematch.not_over")
+        if table.seats[seat].kind != "human":
+            raise refuse(403, "server.rematch.bot_seat")
+        rematches = self.storage.rematches
+        async with self.lock("rematch " + table.id):
+            found = await asyncio.wrap_future(rematches.of(table.id))
+            if found is None:
+                raise refuse(409, "server.rematch.none")
+            if seat == found.by:
+                await self.withdraw(table, found)
+            elif found.replies.get(seat) != DECLINED:
+                await self.refuse_decline(table, found, seat)
+                try:
+                    await self.tables.write(rematches.decline(table.id, seat, time.time()))
+                except StorageConflict:  # another process stored this seat's reply first
+                    now = await asyncio.wrap_future(rematches.of(table.id))
+                    assert now is not None
+                    await self.refuse_decline(table, now, seat)
+        status = await self.rematch_status(table)
+        assert status is not None
+        self.tables.say(table, json.dumps({"type": "rematch", **status}))
+        return status
+
+    async def withdraw(self, table: Table, found: StoredRematch) -> None:
+        if found.withdrawn:
+            return
+        try:
+            await self.tables.write(self.storage.rematches.withdraw(table.id))
+        except StorageConflict:  # another seat accepted first (or another process withdrew)
+            now = await asyncio.wrap_future(self.storage.rematches.of(table.id))
+            if now is None or not now.withdrawn:
+                raise refuse(409, "server.rematch.taken_up") from None
+
+    async def refuse_decline(self, table: Table, found: StoredRematch, seat: int) -> None:
+        """Refuse the decline of a seat that accepted the rematch."""
+        new = await self.tables.get(found.new_id)
+        accepted = new.seats[rotated(seat, len(table.seats))].token_hash is not None
+        if accepted or found.replies.get(seat) == ACCEPTED:
+            raise refuse(409, "server.rematch.accepted", table=found.new_id)
 
     # ------------------------------------------------------------------ leaving
     async def leave(self, table: Table, seat: int | None) -> None:

@@ -9,9 +9,12 @@ from .dialect import Statement, dialect_for
 from .engine import Storage
 from .migrations import MIGRATIONS, SCHEMA_VERSION
 from .records import NewGame, OpenGame, StoredGame, StoredSeat
+from .rematches import ACCEPTED, DECLINED, StoredRematch
 from .writer import Guard, StorageConflict, StorageError
 
 __all__ = [
+    "ACCEPTED",
+    "DECLINED",
     "MIGRATIONS",
     "SCHEMA_VERSION",
     "Guard",
@@ -22,6 +25,7 @@ __all__ = [
     "StorageConflict",
     "StorageError",
     "StoredGame",
+    "StoredRematch",
     "StoredSeat",
     "dialect_for",
 ]

@@ -248,6 +248,26 @@ MIGRATIONS: list[tuple[int, list[Step]]] = [
             "ALTER TABLE games ADD COLUMN rating_decision TEXT",
         ],
     ),
+    (
+        9,  # rematch replies (#31): a seat's decline or acceptance once (the primary key), the
+        # offer withdrawn only while no other seat accepted (both a guarded UPDATE of one row)
+        [
+            """CREATE TABLE rematch_replies (
+                game_id TEXT NOT NULL REFERENCES rematches(game_id),
+                seat INTEGER NOT NULL,
+                reply TEXT NOT NULL,
+                at DOUBLE PRECISION NOT NULL,
+                PRIMARY KEY (game_id, seat)
+            )""",
+            "ALTER TABLE rematches ADD COLUMN accepted INTEGER NOT NULL DEFAULT 0",
+            "ALTER TABLE rematches ADD COLUMN withdrawn INTEGER NOT NULL DEFAULT 0",
+            # the acceptances of the rematches offered before: every credentialed human seat
+            # of the new table but the offerer's
+            """UPDATE rematches SET accepted = (
+                SELECT COUNT(*) FROM seats WHERE seats.game_id = rematches.new_id
+                AND seats.kind = 'human' AND seats.token_hash IS NOT NULL) - 1""",
+        ],
+    ),
 ]
 MIGRATIONS.sort(key=lambda step: step[0])  # applied by number, whatever order they were added in
 

@@ -87,6 +87,8 @@ export const api = {
   social: (id) => call("GET", game(id, "/social")),
   chat: (id, token, text) => call("POST", game(id, "/chat"), { token, body: { text } }),
   rematch: (id, token) => call("POST", game(id, "/rematch"), { token }),
+  // the offerer's own decline withdraws the offer
+  declineRematch: (id, token) => call("POST", game(id, "/rematch/decline"), { token }),
   leave: (id, token) => call("POST", game(id, "/leave"), { token }),
   tableRatings: (id) => call("GET", game(id, "/ratings")),
   // the review of a finished game: started by POST, read by GET; the position after a best move

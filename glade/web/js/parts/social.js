@@ -338,6 +338,10 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     }
     const waitingMine = mineHuman.filter((s) => rematch.waiting.includes(s));
     const others = rematch.waiting.filter((s) => !mineHuman.includes(s));
+    const declinedSeats = rematch.declined || [];
+    const byMe = mineHuman.includes(rematch.by);
+    // a decline or a withdrawn offer: the new table can never start
+    const off = rematch.withdrawn || declinedSeats.length > 0;
     const button = (kind, label, cls = "") => {
       const b = document.createElement("button");
       b.type = "button";
@@ -347,51 +351,61 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
       b.textContent = label;
       return b;
     };
-    if (waitingMine.length && declined()) {
-      line.textContent = t("rematch.declined", { name: nameOf(rematch.by) });
-      line.dataset.testid = "rematch-declined";
-      box.append(line);
-    } else if (waitingMine.length) {
+    const note = (text, testid, cls = "") => {
+      const p = document.createElement("p");
+      p.className = cls;
+      p.dataset.testid = testid;
+      p.textContent = text;
+      box.append(p);
+    };
+    if (rematch.withdrawn) {
+      note(byMe ? t("rematch.youWithdrew") : t("rematch.withdrawn", { name: nameOf(rematch.by) }), "rematch-withdrawn");
+    } else if (mineHuman.some((s) => declinedSeats.includes(s))) {
+      note(t("rematch.declined", { name: nameOf(rematch.by) }), "rematch-declined");
+    } else if (waitingMine.length && !off) {
       line.textContent = t("rematch.offered", { name: nameOf(rematch.by) });
       box.append(line, button("accept", t("rematch.accept"), "primary"), button("decline", t("rematch.decline")));
+      return;
     } else {
-      // the offer is made (by this player or another): who is still awaited, and the new table
-      const byMe = mineHuman.includes(rematch.by);
       line.textContent = byMe ? t("rematch.youOffered") : t("rematch.offered", { name: nameOf(rematch.by) });
       box.append(line);
-      if (others.length) {
-        const wait = document.createElement("p");
-        wait.className = "muted";
-        wait.dataset.testid = "rematch-waiting";
-        wait.textContent = t("rematch.waiting", { names: listWords(others.map(nameOf)) });
-        box.append(wait);
-      }
-      const a = document.createElement("a");
-      a.dataset.testid = "rematch-open";
-      a.href = mineHuman.length ? `#/play/${enc(rematch.id)}` : `#/watch/${enc(rematch.id)}`;
-      a.textContent = t(mineHuman.length ? "rematch.open" : "rematch.watch");
-      box.append(a);
     }
+    // every page of the table hears who declined
+    for (const seat of declinedSeats.filter((s) => !mineHuman.includes(s))) {
+      note(t("rematch.declinedBy", { name: nameOf(seat) }), "rematch-declined-by", "rematch-refused");
+    }
+    if (off) {
+      note(t("rematch.off"), "rematch-off", "muted");
+      return;
+    }
+    if (others.length) {
+      note(t("rematch.waiting", { names: listWords(others.map(nameOf)) }), "rematch-waiting", "muted");
+    }
+    // the offerer may take the offer back while nobody else has accepted it
+    if (byMe && rematch.accepted.every((s) => mineHuman.includes(s))) {
+      box.append(button("withdraw", t("rematch.withdraw")));
+    }
+    const a = document.createElement("a");
+    a.dataset.testid = "rematch-open";
+    a.href = mineHuman.length ? `#/play/${enc(rematch.id)}` : `#/watch/${enc(rematch.id)}`;
+    a.textContent = t(mineHuman.length ? "rematch.open" : "rematch.watch");
+    box.append(a);
   }
 
-  // A rematch this player declined (the server has no word for it yet: the offer stays open for
-  // the others, and this page no longer asks).
-  const DECLINED = "glade.rematch.declined";
-  function declined() {
-    try {
-      return (JSON.parse(localStorage.getItem(DECLINED) || "[]") || []).includes(id);
-    } catch (err) {
-      return false;
+  // Decline the rematch for each of this browser's seats still asked (kind "withdraw": the
+  // offerer's seat takes its offer back); every page of the table hears the new status.
+  async function decline(kind) {
+    const seats = kind === "withdraw" ? [rematch.by] : humanMine().filter((s) => rematch.waiting.includes(s));
+    let status = null;
+    for (const seat of seats) {
+      try {
+        status = await api.declineRematch(id, tokenOf(seat));
+      } catch (err) {
+        toast(err.message || t("error.network"));
+        return;
+      }
     }
-  }
-  function decline() {
-    let ids = [];
-    try {
-      ids = JSON.parse(localStorage.getItem(DECLINED) || "[]") || [];
-    } catch (err) {
-      ids = [];
-    }
-    localStorage.setItem(DECLINED, JSON.stringify([...new Set([...ids, id])].slice(-50)));
+    if (status) rematch = status;
     renderRematch();
   }
 
@@ -440,11 +454,13 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     const fresh = !rematch;
     rematch = message;
     renderRematch();
-    if (fresh && !declined() && humanMine().some((s) => message.waiting.includes(s))) {
+    const declinedSeats = message.declined || [];
+    const off = message.withdrawn || declinedSeats.length > 0;
+    if (fresh && !off && humanMine().some((s) => message.waiting.includes(s))) {
       toast(t("rematch.offered", { name: nameOf(message.by) }), "info");
     }
     // the offer made on this page: once everyone accepted, to the new table
-    if (offeredHere && !message.waiting.length && alive) location.hash = `#/play/${enc(message.id)}`;
+    if (offeredHere && !off && !message.waiting.length && alive) location.hash = `#/play/${enc(message.id)}`;
   }
 
   async function load() {
@@ -498,7 +514,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     } catch (err) {
       status = null;
     }
-    if (status && !status.waiting.length) {
+    if (status && !status.waiting.length && !status.withdrawn && !(status.declined || []).length) {
       location.hash = `#/play/${enc(answer.id)}`;
       return;
     }
@@ -530,7 +546,7 @@ export function mountSocial({ root, id, socket, tokenOf, mine, watching, nameOf 
     // the bar may sit inside the table (its side column): its clicks reach both listeners
     if (ev.currentTarget === root && panel.contains(el)) return;
     ev.preventDefault();
-    if (el.dataset.rematch === "decline") decline();
+    if (el.dataset.rematch === "decline" || el.dataset.rematch === "withdraw") decline(el.dataset.rematch);
     else if (el.dataset.rematch !== undefined) doRematch();
     else doLeave();
   }
