@@ -439,6 +439,10 @@ def test_a_declined_rematch_is_heard_by_the_offerer_once(client: TestClient) -> 
     }
     assert r.json() == status and pushes[0] == {"type": "rematch", **status}
     assert social(client, game_id)["rematch"] == status
+    # "My games" drops the rematch table that will never start (ann holds a seat in it)
+    held = [{"id": game_id, "token": tokens[0]}, {"id": offer["id"], "token": offer["token"]}]
+    listed = client.post("/api/my-games", json={"games": held}).json()
+    assert [g["id"] for g in listed["games"]] == [game_id] and listed["gone"] == []
     # a second decline changes nothing and answers the same; the declined seat cannot accept
     again = decline(client, game_id, tokens[1])
     assert again.status_code == 200 and again.json() == status
@@ -483,6 +487,8 @@ def test_the_offerer_withdraws_the_rematch_before_anyone_accepts(client: TestCli
         r = client.post(f"/api/games/{game_id}/rematch", headers=bearer(token))
         assert r.status_code == 409 and r.json()["code"] == "server.rematch.withdrawn"
     assert social(client, game_id)["rematch"] == status
+    held = [{"id": offer["id"], "token": offer["token"]}]
+    assert client.post("/api/my-games", json={"games": held}).json()["games"] == []
 
 
 def test_a_decline_and_an_acceptance_at_once_store_one_reply(client: TestClient) -> None:

@@ -282,6 +282,12 @@ class Accounts:
         return held
 
     async def summaries(self, held: list[tuple[Table, list[int]]]) -> list[dict[str, Any]]:
+        """The "My games" entries of these tables; a rematch that will never start (declined or
+        withdrawn) is left out, as the table pages say it will not take place."""
+        off = await asyncio.wrap_future(
+            self.storage.rematches.called_off([table.id for table, _ in held])
+        )
+        held = [(table, mine) for table, mine in held if table.id not in off]
         last = await asyncio.wrap_future(
             self.storage.tables.last_moves([table.id for table, _ in held])
         )

@@ -9,7 +9,7 @@ from concurrent.futures import Future
 from typing import NamedTuple
 
 from .db import Database
-from .dialect import DbConnection, Statement
+from .dialect import DbConnection, Statement, in_list
 from .records import NewGame
 from .tables import new_table_statements
 from .writer import Guard
@@ -31,6 +31,21 @@ class StoredRematch(NamedTuple):
 class RematchRepository:
     def __init__(self, db: Database) -> None:
         self.db = db
+
+    def called_off(self, table_ids: list[str]) -> Future[set[str]]:
+        """Those of ``table_ids`` that are rematch tables which will never start: their offer was
+        withdrawn or a seat declined it (a declined seat is never claimed)."""
+        return self.db.read(
+            lambda c: {
+                str(r[0])
+                for r in c.query(
+                    "SELECT r.new_id FROM rematches r WHERE r.new_id IN "
+                    f"({in_list(table_ids)}) AND (r.withdrawn = 1 OR EXISTS ("
+                    "SELECT 1 FROM rematch_replies p WHERE p.game_id = r.game_id AND p.reply = ?))",
+                    (*table_ids, DECLINED),
+                )
+            }
+        )
 
     def of(self, table_id: str) -> Future[StoredRematch | None]:
         """A finished table's rematch, or None."""
