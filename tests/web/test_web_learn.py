@@ -12,9 +12,19 @@ import re
 import httpx
 import pytest
 from playwright.sync_api import Browser, Page
-from web_support import Server, create_from_lobby, game_id, new_page, play_harmonies_turn, shot
+from web_support import (
+    ROOT,
+    Server,
+    create_from_lobby,
+    game_id,
+    new_page,
+    play_harmonies_turn,
+    shot,
+)
 
 from glade.learn import section_ids
+
+EN = json.loads((ROOT / "glade" / "web" / "i18n" / "en.json").read_text(encoding="utf-8"))
 
 GAMES = ["harmonies", "living-forest"]
 LANGS = ["en", "ko", "zh"]
@@ -317,11 +327,27 @@ def test_a_table_has_the_aid_the_rules_link_and_lit_score_lines(
 def test_the_circles_legend_opens_the_action_each_rock_gives(
     browser: Browser, server: Server
 ) -> None:
-    """At a Living Forest table, each word of the legend beside the circle of spirits (the four
-    bonuses its rocks give) opens that action's rule."""
+    """At a Living Forest table, the parts of a score line that have no cell (victory tiles,
+    fires kept) are said in words beside the scores while the line is pointed at; each word of
+    the legend beside the circle of spirits (the four bonuses its rocks give) opens that action's
+    rule."""
     context, page, watch = new_page(browser, 1280, 900)
     create_from_lobby(page, server.url, "living-forest", ["human", "greedy"])
     page.wait_for_selector("[data-testid=table] [data-testid=ring-legend]")
+    gid = game_id(page)
+    view = httpx.get(f"{server.url}/api/games/{gid}", timeout=20).json()["view"]
+    for cat in ("trees", "fires", "flowers"):
+        words = [p for p in view["spirits"][0]["parts"] if p["category"] == cat and not p["cells"]]
+        assert words  # each spirit starts with its three victory tiles
+        page.hover(f"tr[data-cat='{cat}'] td[data-score-seat='0']")
+        note = page.inner_text("[data-testid=table] [data-testid=score-note]")
+        assert note.count("+") == len(words), (cat, note)
+        tile = {"trees": "tree", "fires": "fire", "flowers": "flower"}[cat]
+        assert EN[f"lf.tile.{tile}"] in note, (cat, note)
+        if cat == "fires":
+            shot(page, "score-note-living-forest.png", full_page=False)
+    page.mouse.move(5, 5)
+    page.wait_for_function("() => !document.querySelector('[data-testid=score-note]').textContent")
     links = page.eval_on_selector_all(
         "[data-testid=ring-legend] a", "els => els.map(e => [e.dataset.bonus, e.hash])"
     )

@@ -556,7 +556,7 @@ export async function showTable(root, id, { spectator }) {
       ${tabsHtml()}
       <div class="play">${mod.render(c)}</div>
       <aside class="side">
-        <section class="panel scores"><h2>${esc(t("table.scores"))}</h2>${mod.scores(c)}</section>
+        <section class="panel scores"><h2>${esc(t("table.scores"))}</h2>${mod.scores(c)}<p class="score-note" data-score-note data-testid="score-note" aria-live="polite"></p></section>
         <div class="aid-slot" data-aid-slot></div>
         <div class="social-slot" data-social-slot></div>
         <section class="panel log-panel"><h2>${esc(t("table.log"))}</h2><ol class="log" data-log>${logHtml()}</ol></section>
