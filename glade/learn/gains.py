@@ -68,4 +68,34 @@ def lesson(
     return sep.join(gain_text(game, line, lang, cell) for line in parts)
 
 
-__all__ = ["category_name", "gain_text", "lesson"]
+COLUMN_LETTERS = "ABCDEFGHIJ"
+
+
+def harmonies_page_cell(cell: str) -> str:
+    """A Harmonies cell (``q,r``) as the browser's board names it: its column's letter, then its
+    row counted from 1 down that column (``0,0`` -> ``A1``, ``2,-1`` -> ``C1``); the page's
+    ``cellLabel`` (glade/web/js/games/hex.js) does the same, a test compares them."""
+    q, r = (int(x) for x in cell.split(","))
+    return f"{COLUMN_LETTERS[q]}{r + (q - (q & 1)) // 2 + 1}"
+
+
+def forest_cell(cell: str) -> str:
+    """A Living Forest forest cell (``row,column`` from 0) as the boards number it: ``column,row``
+    from 1, as the page's forest shows its lines and as players type it in the terminal."""
+    row, column = cell.split(",")
+    return f"{int(column) + 1},{int(row) + 1}"
+
+
+def page_cell(game: str) -> Callable[[str], str]:
+    """How the browser names ``game``'s cells in the words of a lesson."""
+    return harmonies_page_cell if game == "harmonies" else forest_cell
+
+
+__all__ = [
+    "category_name",
+    "forest_cell",
+    "gain_text",
+    "harmonies_page_cell",
+    "lesson",
+    "page_cell",
+]

@@ -18,6 +18,7 @@ from rich.text import Text
 
 import glade
 from glade.core import Action, Game
+from glade.learn.gains import forest_cell
 
 from . import common
 from .common import Choice, Client, Session, cells_left, cells_right, side_by_side, wrap
@@ -86,8 +87,7 @@ class LivingForestClient(Client):
     def cell(self, cell: str) -> str:
         """A forest cell of the views (``row,column`` from 0) as players type it (``column,row``
         from 1)."""
-        row, column = cell.split(",")
-        return f"{int(column) + 1},{int(row) + 1}"
+        return forest_cell(cell)
 
     def card_name(self, name: str) -> str:
         return self.lang.term(f"lfcard.{name}", name)

@@ -3,22 +3,31 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from fastapi.testclient import TestClient
 from server_support import bearer, client, db_url, new_table, pg_url, play_random  # noqa: F401
 
 import glade
+from glade.learn.gains import harmonies_page_cell, lesson
 
 
 def test_a_hint_is_a_legal_move_for_the_seat_to_play(client: TestClient) -> None:  # noqa: F811
     game_id, tokens = new_table(client, "harmonies", humans=2, options={"players": 2})
     state = client.get(f"/api/games/{game_id}", headers=bearer(tokens[0])).json()
     assert state["options"] == {"players": 2, "side": "A", "spirits": False}
-    r = client.get(f"/api/games/{game_id}/hint", headers=bearer(tokens[0]))
+    r = client.get(f"/api/games/{game_id}/hint?lang=ko", headers=bearer(tokens[0]))
     assert r.status_code == 200, r.text
     body = r.json()
     assert body["version"] == state["version"] and body["actions"] == body["hints"][0]["actions"]
+    # each move's lesson: its teach lines in the asked language, cells named as the page does
+    for item in body["hints"]:
+        assert item["teach"], item  # a whole first turn always gains something
+        assert item["lesson"] == lesson("harmonies", item["teach"], "ko", harmonies_page_cell)
+    assert re.search(r"[A-E]\d", body["hints"][0]["lesson"]), body["hints"][0]["lesson"]
+    bad = client.get(f"/api/games/{game_id}/hint?lang=fr", headers=bearer(tokens[0]))
+    assert bad.status_code == 422
     assert body["actions"][0] in state["legal_actions"]
     # the whole suggested turn is playable, action by action
     version = state["version"]

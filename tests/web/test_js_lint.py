@@ -5,6 +5,7 @@ net/api.js and on a hook set on window."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 from pathlib import Path
@@ -96,3 +97,26 @@ def test_the_lint_fails_on_a_broken_rule(copy: Path, path: str, add: str, rule: 
         "window": "no hooks on window",
     }[rule]
     assert expected in said, said
+
+
+def test_the_pages_cell_names_are_the_lessons(tmp_path: Path) -> None:
+    """A hint's lesson names Harmonies cells as the page's board does (``C1``): hex.js's
+    ``cellLabel`` and glade.learn's ``harmonies_page_cell`` agree on every cell of both sides."""
+    from glade.harmonies.data import LAYOUTS
+    from glade.learn.gains import harmonies_page_cell
+
+    cells = sorted({name for layout in LAYOUTS.values() for name in layout.names})
+    hex_js = (ROOT / "glade" / "web" / "js" / "games" / "hex.js").as_uri()
+    script = tmp_path / "labels.mjs"
+    script.write_text(
+        f"import {{ cellLabel }} from {json.dumps(hex_js)};\n"
+        f"console.log(JSON.stringify({json.dumps(cells)}.map(cellLabel)));\n",
+        encoding="utf-8",
+    )
+    node = shutil.which("node")
+    assert node, "node is missing (make lint installs eslint with it)"
+    out = subprocess.run(
+        [node, str(script)], capture_output=True, text=True, timeout=60, check=True
+    ).stdout
+    assert json.loads(out) == [harmonies_page_cell(c) for c in cells]
+    assert len(set(json.loads(out))) == len(cells)  # one name per cell

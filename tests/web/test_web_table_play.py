@@ -166,7 +166,9 @@ def test_refusals_are_sentences_in_the_page_language(server: Server, browser: Br
     context.close()
 
 
-def ask_coach(page: Page, base: str, win: float | None = None) -> dict[str, Any]:
+def ask_coach(
+    page: Page, base: str, win: float | None = None, lesson: str | None = None
+) -> dict[str, Any]:
     """Press Hint and wait for the coach. The hint answer is the server's format with a legal
     move of the seat (the search itself is tested in tests/server: on a busy machine its wall
     time is longer than the server's hint time limit at the tests' bot time)."""
@@ -181,12 +183,20 @@ def ask_coach(page: Page, base: str, win: float | None = None) -> dict[str, Any]
     answer = {
         "version": state["version"],
         "actions": move,
-        "hints": [{"actions": move, "score": 54.4, "win": win}],
+        "hints": [{"actions": move, "score": 54.4, "win": win, "lesson": lesson}],
     }
-    page.route("**/hint", lambda route: route.fulfill(json=answer))
+    asked: list[str] = []
+
+    def answer_hint(route: Any) -> None:
+        asked.append(route.request.url)
+        route.fulfill(json=answer)
+
+    hint_url = re.compile(r"/api/games/[^/]+/hint(\?|$)")
+    page.route(hint_url, answer_hint)
     page.click("[data-testid=hint]")
     expect(page.locator("[data-testid=coach]")).to_be_visible()
-    page.unroute("**/hint")
+    page.unroute(hint_url)
+    answer["asked"] = asked
     return answer
 
 
@@ -216,7 +226,8 @@ def test_no_english_sentence_on_a_korean_or_chinese_table(server: Server, browse
         page.click("#sent")
         expect(page.locator("#toast")).to_be_visible()
         check_no_english(page, lang, "harmonies refusal")
-        ask_coach(page, server.url, win=0.62)
+        coached = ask_coach(page, server.url, win=0.62)
+        assert coached["asked"][0].endswith(f"/hint?lang={lang}")  # lessons in the page's language
         check_no_english(page, lang, "harmonies coach")
         shot(page, f"table-{lang}-coach.png", full_page=False)
         assert gid
@@ -246,10 +257,17 @@ def test_the_coach_speaks_of_the_suggested_move(server: Server, browser: Browser
     assert f"space {space}" in text.lower(), text  # the move in the module's words
     assert page.locator(".hinted").count() >= 1  # the suggested move marked on the table
     assert gid
+    assert answer["asked"] and answer["asked"][0].endswith(
+        "/hint?lang=en"
+    )  # in the page's language
+    assert page.locator("[data-testid=coach-lesson]").count() == 0  # no gain, no lesson
     page.click("[data-testid=hint]")
     expect(coach).to_have_count(0)
-    ask_coach(page, server.url, win=0.62)
+    ask_coach(page, server.url, win=0.62, lesson="tree of 3 on B2: +4; river grows to 6: +3")
     assert "chance to win 62%" in coach.inner_text()
+    lesson = page.locator("[data-testid=coach-lesson]")
+    assert lesson.inner_text() == "tree of 3 on B2: +4; river grows to 6: +3"
+    shot(page, "table-coach-lesson.png", full_page=False)
     page.click("[data-testid=hint]")
     expect(coach).to_have_count(0)
     assert not watch.errors, watch.errors

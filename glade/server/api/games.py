@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from importlib import resources
-from typing import Any
+from typing import Any, Literal
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from glade.learn.gains import lesson, page_cell
 
 from ..domain import Tables
 from ..features.ratings import check_rated_seats
@@ -162,13 +164,22 @@ async def game_log(game_id: str, tables: TablesDep) -> Any:
     summary="The search bot's best moves for your seat now, best first",
 )
 async def get_hint(
-    game_id: str, services: ServicesDep, client: ClientDep, authorization: Auth = None
+    game_id: str,
+    services: ServicesDep,
+    client: ClientDep,
+    authorization: Auth = None,
+    lang: Literal["en", "ko", "zh"] = Query(
+        default="en", description="the language of each move's lesson"
+    ),
 ) -> Any:
     table = await services.tables.get(game_id)
     seat = table.seat_of(bearer(authorization))
     if seat is None:
         raise refuse(403, "server.hint.spectator")
     version, moves = await services.analysis.hint(table, seat, client)
+    for move in moves:  # what the move gains, in words, its cells named as the page names them
+        teach = move.get("teach") or []
+        move["lesson"] = lesson(table.game, teach, lang, page_cell(table.game)) if teach else None
     best = moves[0]["actions"] if moves else []
     return JSONResponse({"version": version, "actions": best, "hints": moves})
 

@@ -143,6 +143,13 @@ class HintMove(BaseModel):
     actions: list[dict[str, Any]] = Field(description="the move, as actions to play in order")
     score: float | None = Field(description="expected final score after it (None: not searched)")
     win: float | None = Field(description="estimated probability of winning (None in solo)")
+    teach: list[dict[str, Any]] = Field(
+        default=[],
+        description="what the move gains, part by part ({code, params}: glade.bots.teach)",
+    )
+    lesson: str | None = Field(
+        default=None, description="the same in words, in the asked language (None: no gain)"
+    )
 
 
 class Hints(BaseModel):

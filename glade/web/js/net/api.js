@@ -78,7 +78,7 @@ export const api = {
   act: (id, token, action, version) => call("POST", game(id, "/actions"), { token, body: { action, version } }),
   log: (id) => call("GET", game(id, "/log")),
   past: (id, move) => call("GET", game(id, `/past/${Number(move)}`)),
-  hint: (id, token) => call("GET", game(id, "/hint"), { token }),
+  hint: (id, token) => call("GET", game(id, `/hint?lang=${enc(lang())}`), { token }),
   openGames: () => call("GET", "/api/lobby"),
   // a seat for this browser: an invite token spent for a fresh credential, or an open seat taken
   claim: (id, token, name) => call("POST", game(id, "/claim"), { body: name ? { name } : {}, token }),

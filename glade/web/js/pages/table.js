@@ -375,6 +375,7 @@ export async function showTable(root, id, { spectator }) {
         move: actions.map((a) => mod.describeAction(a, ctx())).join(" · "),
         score: best && typeof best.score === "number" ? Math.round(best.score) : null,
         win: best && typeof best.win === "number" ? Math.round(best.win * 100) : null,
+        lesson: best && typeof best.lesson === "string" ? best.lesson : "", // what it gains, in words
       };
       render();
     } catch (err) {
@@ -453,7 +454,7 @@ export async function showTable(root, id, { spectator }) {
     if (coach.win !== null) outlook.push(t("table.coachWin", { p: coach.win }));
     return `<p class="coach" data-testid="coach"><b>${esc(t("table.coach"))}</b> ${esc(coach.move)}${
       outlook.length ? ` <span class="muted">(${esc(outlook.join(", "))})</span>` : ""
-    }</p>`;
+    }${coach.lesson ? `<span class="coach-lesson" data-testid="coach-lesson">${esc(coach.lesson)}</span>` : ""}</p>`;
   }
 
   function tabsHtml() {
