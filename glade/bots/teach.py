@@ -96,6 +96,17 @@ def teach(state: Game, seat: int, actions: list[dict[str, Any]]) -> list[dict[st
     return gains(state.game_name, before, parts_of(g, seat))
 
 
+def gained(state: Game, seat: int, action: Action | dict[str, Any]) -> list[dict[str, Any]]:
+    """What ``action`` of ``seat``, played now on ``state`` as it really is (a guided game's move,
+    whose outcome the player sees at once), gains in the explained score; ``state`` unchanged.
+
+    :raises IllegalAction: the game does not allow it (``state`` unchanged)
+    """
+    after = state.copy()
+    after.apply(seat, Action.from_json(action))
+    return gains(state.game_name, parts_of(state, seat), parts_of(after, seat))
+
+
 def with_lessons(state: Game, seat: int, hints: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``hints`` (``glade.bots.hint``'s answer), each with ``"teach"``: what its move gains."""
     for item in hints:
@@ -103,4 +114,4 @@ def with_lessons(state: Game, seat: int, hints: list[dict[str, Any]]) -> list[di
     return hints
 
 
-__all__ = ["gains", "parts_of", "teach", "with_lessons"]
+__all__ = ["gained", "gains", "parts_of", "teach", "with_lessons"]

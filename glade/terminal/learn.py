@@ -166,17 +166,15 @@ def guided(client: Client, tutorial: Tutorial, prompt: Prompt, progress: str | N
 
 
 def _play(client: Client, tutorial: Tutorial, seat: int, action: Action) -> None:
-    from glade.bots.teach import gains, parts_of
+    from glade.bots.teach import gained as gained_by
 
     code = client.lang.code
     game = tutorial.game
     text = client.narrate(game, seat, action)
     # what the move really gained (a drawn card is shown at once anyway), measured before the
     # bot's scripted moves that follow it
-    before = game.copy()
-    after = game.copy()
-    after.apply(seat, action)
-    gained = gains(game.game_name, parts_of(game, seat), parts_of(after, seat))
+    gained = gained_by(game, seat, action)
+    before = game.copy()  # to say the bot's scripted moves that follow on the position they met
     mark = tutorial.entry
     tutorial.play(seat, action)
     client.say(f"  {client.name(seat)}: {client.complete(text, seat, action)}")

@@ -11,7 +11,9 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from glade.bots.teach import gained
 from glade.learn import section_ids
+from glade.learn.gains import lesson, page_cell
 from glade.learn.tutorial import Tutorial
 from glade.server import Settings, create_app
 
@@ -73,6 +75,7 @@ def test_a_guided_game_is_played_to_its_end_through_the_route(
     steps_seen = set()
     refusals = 0
     moves = 0
+    lessons = 0
     while not answer["over"]:
         assert moves < 1000
         state = answer["state"]
@@ -92,15 +95,22 @@ def test_a_guided_game_is_played_to_its_end_through_the_route(
         else:
             assert answer["free"] and answer["seat"] in answer["to_act"]
             action = next(a for a in answer["legal_actions"] if a["type"] != "undo")
+        seat = answer["seat"]
+        before = Tutorial.from_json(state).game
         r = client.post(
             f"/api/learn/{game}/check", json={"state": state, "action": action, "lang": "en"}
         )
         assert r.status_code == 200, r.text
         answer = r.json()
         assert answer["verdict"] is None
+        # what the move gained, in words, as the one scorer's parts measure it
+        lines = gained(before, seat, action)
+        assert answer["gained"] == (lesson(game, lines, "en", page_cell(game)) if lines else None)
+        lessons += bool(lines)
         moves += 1
     assert steps_seen == set(range(answer["steps"]))
     assert refusals > 0
+    assert lessons >= 5  # the guided game tells what its moves gained
     assert answer["view"]["result"]["winners"] and answer["legal_actions"] == []
     # the save the page keeps resumes the same game
     again = client.post(f"/api/learn/{game}/check", json={"state": answer["state"]}).json()

@@ -133,6 +133,7 @@ def test_a_guided_game_is_played_to_its_end(
     if lang != "en":
         assert not english_words(page), english_words(page)
     steps_seen: set[str] = set()
+    lessons: list[str] = []
     resumed = False
     refused = False
     for _ in range(200):
@@ -148,6 +149,12 @@ def test_a_guided_game_is_played_to_its_end(
             refused = refuse_once(page, game, lang)
         click_and_wait(page, "[data-testid=tutorial] .taught-act")
         assert page.locator("[data-testid=tutorial-refused]").count() == 0
+        # what the move gained, in words ("This move: tree of 1 on B2: +1"), when it gained
+        gained = page.locator("[data-testid=learn-gained]")
+        if gained.count():
+            said = gained.inner_text()
+            assert re.search(r"[+-]\d", said), said
+            lessons.append(said)
         if len(steps_seen) == 3 and not resumed:
             # the progress is kept: a reload resumes at the same step
             here = page.get_attribute("[data-testid=tutorial-step]", "data-step")
@@ -160,6 +167,7 @@ def test_a_guided_game_is_played_to_its_end(
             shot(page, f"learn-{game}-{lang}-step.png", full_page=False)
     assert len(steps_seen) == total, (len(steps_seen), total)
     assert resumed and refused
+    assert len(lessons) >= 3, lessons  # the guided moves say what they gained
     rng = random.Random(29)
     for _ in range(400):
         if page.get_attribute("[data-testid=tutorial]", "data-over") == "true":

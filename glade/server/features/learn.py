@@ -18,8 +18,10 @@ from importlib import resources
 from typing import Any
 
 from glade.bots import Budget, make_bot
+from glade.bots.teach import gained
 from glade.core import BadInput
 from glade.learn import rules
+from glade.learn.gains import lesson, page_cell
 from glade.learn.rulebook import check_lang
 from glade.learn.tutorial import Tutorial
 
@@ -90,6 +92,7 @@ def answer(tutorial: Tutorial, lang: str, verdict: dict[str, Any] | None = None)
         "view": game.view(seat),
         "legal_actions": [] if over else [a.to_json() for a in game.legal_actions(seat)],
         "verdict": verdict,
+        "gained": None,  # check() fills it: what the player's move just gained, in words
         "explain": tutorial.explain(lang),
         "opponent": tutorial.opponent["bot"],
         "texts": {key: tutorial.text(key, lang) for key in ("intro", "free", "over")},
@@ -133,9 +136,13 @@ def check(game: str, state: Any, action: Any, lang: str) -> dict[str, Any]:
     verdict = tutorial.check(tutorial.seat, action, lang)
     if verdict is not None:
         return answer(tutorial, lang, verdict)
+    # what the move gains, measured before the bot's scripted replies that follow it
+    lines = gained(tutorial.game, tutorial.seat, action)
     tutorial.play(tutorial.seat, action)
     reply(tutorial)
-    return answer(tutorial, lang)
+    played = answer(tutorial, lang)
+    played["gained"] = lesson(game, lines, lang, page_cell(game)) if lines else None
+    return played
 
 
 __all__ = ["check", "reply", "resume", "rules_page", "start", "ui_in", "ui_texts"]

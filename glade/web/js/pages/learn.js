@@ -91,8 +91,10 @@ export async function showLearn(root, game) {
     const intro = s && s.index === 0 && s.done === 0 ? `<p class="tutorial-intro">${esc(answer.texts.intro)}</p>` : "";
     const refusedHtml = refused ? `<p class="tutorial-refused" data-testid="tutorial-refused" role="alert">${esc(refused)}</p>` : "";
     const noteHtml = note ? `<p class="muted tutorial-note">${esc(note)}</p>` : "";
+    // what the last move gained, in words (the server's check measures it with the one scorer)
+    const gainedHtml = answer.gained ? `<p class="tutorial-gained" data-testid="learn-gained">${esc(lt("gains", { lines: answer.gained }))}</p>` : "";
     return `<div class="tutorial-box" aria-live="polite"><p class="tutorial-count" data-testid="tutorial-count">${esc(head)}</p>${intro}
-      <p class="tutorial-step" data-testid="tutorial-step" data-step="${esc(s ? s.id : answer.over ? "over" : "free")}">${esc(say)}</p>${why}${refusedHtml}${noteHtml}</div>`;
+      <p class="tutorial-step" data-testid="tutorial-step" data-step="${esc(s ? s.id : answer.over ? "over" : "free")}">${esc(say)}</p>${why}${gainedHtml}${refusedHtml}${noteHtml}</div>`;
   }
 
   function endHtml(c) {
