@@ -188,6 +188,10 @@ export async function showReplay(root, id, startAt) {
     const wanted = step;
     const ticket = ++showing;
     failed = null;
+    // the address names the move shown, so that it can be shared or reloaded (replaceState: no
+    // new history entry, no hashchange)
+    const here = `#/replay/${encodeURIComponent(id)}/${wanted}`;
+    if (location.hash !== here) history.replaceState(null, "", here);
     try {
       const previous = wanted > 0 ? fetchPosition(wanted - 1).catch(() => null) : null;
       await Promise.all([fetchPosition(wanted), previous]);
