@@ -461,7 +461,9 @@ def test_a_game_a_bot_finished_for_mira_says_so_in_her_profile_and_games(
     page.reload()  # the page reads its session when it loads
     mine = page.locator(f"[data-mygame='{gid}']")
     expect(mine).to_contain_text(title)
-    mine.scroll_into_view_if_needed()
+    # scrolled to in one step (the list may be drawn again as the session's games arrive)
+    page.evaluate("id => document.querySelector(`[data-mygame='${id}']`).scrollIntoView()", gid)
+    expect(mine).to_contain_text(title)
     shot(page, f"mygames-taken-over-{lang}.png", full_page=False)
     assert not watch.errors, watch.errors
     context.close()

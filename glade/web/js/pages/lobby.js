@@ -222,10 +222,15 @@ export async function showLobby(root) {
       });
   }
 
+  const drawnMyGames = new WeakMap(); // panel -> the HTML last drawn in it
+
   function redrawMyGames() {
     const panel = root.querySelector("[data-testid=my-games]");
     if (!panel) return;
-    panel.innerHTML = myGamesHtml();
+    const html = myGamesHtml();
+    if (drawnMyGames.get(panel) === html) return; // nothing changed: keep the rows (a click, focus)
+    panel.innerHTML = html;
+    drawnMyGames.set(panel, html);
     bindMyGames();
   }
 
