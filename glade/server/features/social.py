@@ -88,6 +88,18 @@ def rotated(seat: int, players: int) -> int:
     return (seat + 1) % players
 
 
+def rematch_seat(table: Table, seat: int | None) -> int:
+    """``seat`` if it may offer, accept or decline ``table``'s rematch, else the refusal: a
+    spectator, a game not over, a seat a bot played to the end."""
+    if seat is None:
+        raise refuse(403, "server.rematch.spectator")
+    if not table.over:
+        raise refuse(409, "server.rematch.not_over")
+    if table.seats[seat].kind != "human":
+        raise refuse(403, "server.rematch.bot_seat")
+    return seat
+
+
 class Social:
     """This process's part of chat, rematches and leaving."""
 
@@ -205,12 +217,7 @@ class Social:
 
     async def rematch(self, table: Table, seat: int | None, client: str) -> dict[str, Any]:
         """Offer the rematch, or accept it: the caller's new seat and its credential."""
-        if seat is None:
-            raise refuse(403, "server.rematch.spectator")
-        if not table.over:
-            raise refuse(409, "server.rematch.not_over")
-        if table.seats[seat].kind != "human":
-            raise refuse(403, "server.rematch.bot_seat")
+        seat = rematch_seat(table, seat)
         rematches = self.storage.rematches
         async with self.lock("rematch " + table.id):
             found = await asyncio.wrap_future(rematches.of(table.id))
@@ -293,12 +300,7 @@ class Social:
 
     async def decline(self, table: Table, seat: int | None) -> dict[str, Any]:
         """Decline the rematch offered (the offerer: withdraw it); the rematch's status."""
-        if seat is None:
-            raise refuse(403, "server.rematch.spectator")
-        if not table.over:
-            raise refuse(409, "server.rematch.not_over")
-        if table.seats[seat].kind != "human":
-            raise refuse(403, "server.rematch.bot_seat")
+        seat = rematch_seat(table, seat)
         rematches = self.storage.rematches
         async with self.lock("rematch " + table.id):
             found = await asyncio.wrap_future(rematches.of(table.id))
